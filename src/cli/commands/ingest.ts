@@ -1,0 +1,99 @@
+import { homedir } from 'node:os';
+import { ADAPTERS } from '../../ingest/adapters.js';
+import { defaultPaths, discoverSources, type FormatChoice } from '../../ingest/discover.js';
+import { emptySummary, ingestSources, type IngestSummary } from '../../ingest/pipeline.js';
+import { Database } from '../../store/database.js';
+import { EXIT, UsageError } from '../errors.js';
+import { renderProgress } from '../format/progress.js';
+import { renderTable } from '../format/table.js';
+import { formatDuration } from '../format/units.js';
+import type { Output } from '../output.js';
+import { decompressZstdHead } from '../../ingest/io/zstd.js';
+
+export interface IngestCommandOptions {
+  db: string;
+  format: FormatChoice;
+  redact: boolean;
+  json: boolean;
+}
+
+export const FORMAT_CHOICES: readonly FormatChoice[] = ['auto', 'opencode', 'claude', 'codex'];
+
+/** Exit status per the contract: 2 nothing could be read, 1 some sources had problems, 0 clean. */
+export function ingestExitCode(summary: IngestSummary, sourcesFound: number): number {
+  if (summary.sources + summary.skipped_unchanged === 0 && (sourcesFound === 0 || summary.failed_sources === sourcesFound)) {
+    return EXIT.usage;
+  }
+  return summary.errors.length > 0 ? EXIT.failed : EXIT.ok;
+}
+
+export async function ingestCommand(paths: string[], options: IngestCommandOptions, output: Output): Promise<number> {
+  const targets = paths.length > 0 ? paths : await defaultPaths(ADAPTERS, process.env, homedir(), process.cwd());
+  if (targets.length === 0) {
+    throw new UsageError(
+      'nothing to ingest: no PATH given, and none of the default locations exist ' +
+        '(~/.local/share/opencode, ~/.claude/projects, ~/.codex/sessions, ./sessions)',
+    );
+  }
+  const started = Date.now();
+  const discovery = await discoverSources(targets, { adapters: ADAPTERS, format: options.format, decompress: decompressZstdHead });
+  const summary = emptySummary();
+  for (const problem of discovery.problems) {
+    summary.errors.push({ file: problem.location.file, line: null, path: null, message: problem.message });
+  }
+  const db = await Database.open(options.db);
+  try {
+    await ingestSources(db, discovery.sources, {
+      redact: options.redact,
+      onProgress: options.json
+        ? undefined
+        : (p) =>
+            output.status(
+              renderProgress(
+                { filesDone: p.sourceIndex, filesTotal: p.sourceCount, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal, messages: p.messages, elapsedMs: Date.now() - started },
+                output.columns,
+              ),
+            ),
+    }, summary);
+  } finally {
+    output.clearStatus();
+    db.close();
+  }
+  if (options.json) output.json(summary);
+  else printSummary(summary, discovery.sources.length, options.db, Date.now() - started, output);
+  return ingestExitCode(summary, discovery.sources.length);
+}
+
+function printSummary(summary: IngestSummary, found: number, dbPath: string, elapsedMs: number, output: Output): void {
+  output.line(`Ingested ${summary.sources} of ${found} source${found === 1 ? '' : 's'} into ${dbPath} in ${formatDuration(elapsedMs)}`);
+  output.line();
+  output.line(
+    renderTable(
+      ['sources', 'sessions', 'messages', 'tool calls', 'redactions', 'unchanged', 'unknown records', 'errors'],
+      [
+        {
+          sources: summary.sources,
+          sessions: summary.sessions,
+          messages: summary.messages,
+          'tool calls': summary.tool_calls,
+          redactions: summary.redactions,
+          unchanged: summary.skipped_unchanged,
+          'unknown records': summary.unknown_records,
+          errors: summary.errors.length,
+        },
+      ],
+    ),
+  );
+  if (summary.messages_updated + summary.tool_calls_updated > 0) {
+    output.line(`Updated in place: ${summary.messages_updated} messages, ${summary.tool_calls_updated} tool calls (sessions that grew).`);
+  }
+  if (summary.errors.length > 0) {
+    output.line();
+    output.line(`Problems (${summary.errors.length}); everything else was ingested:`);
+    for (const error of summary.errors.slice(0, 20)) {
+      const where = [error.file, error.line ?? undefined].filter((v) => v !== undefined).join(':');
+      output.line(`  ${where}${error.path ? ` ${error.path}` : ''}: ${error.message}`);
+    }
+    if (summary.errors.length > 20) output.line(`  … and ${summary.errors.length - 20} more (use --json for all)`);
+  }
+}

@@ -1,0 +1,35 @@
+import { listSessions } from '../../query/session-queries.js';
+import { withDatabase } from '../../store/database.js';
+import { renderTable } from '../format/table.js';
+import type { Output } from '../output.js';
+
+export async function sessionsCommand(options: { db: string; json: boolean }, output: Output): Promise<number> {
+  const sessions = await withDatabase(options.db, { readOnly: true }, listSessions);
+  if (options.json) {
+    output.json(
+      sessions.map(({ id, agent, title, started_at, ended_at, messages, tool_calls, parent_id }) => ({
+        id, agent, title, started_at, ended_at, messages, tool_calls, parent_id,
+      })),
+    );
+    return 0;
+  }
+  if (sessions.length === 0) {
+    output.line('No sessions in this store yet: run `retrace ingest [PATH]`.');
+    return 0;
+  }
+  output.line(
+    renderTable(
+      ['id', 'agent', 'title', 'started', 'messages', 'tool calls'],
+      sessions.map((s) => ({
+        id: s.parent_id ? `↳ ${s.id}` : s.id,
+        agent: s.agent,
+        title: s.title,
+        started: s.started_at?.replace('T', ' ').slice(0, 16) ?? '',
+        messages: s.messages,
+        'tool calls': s.tool_calls,
+      })),
+      { maxCellWidth: 48, alignRight: new Set(['messages', 'tool calls']) },
+    ),
+  );
+  return 0;
+}

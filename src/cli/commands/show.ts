@@ -1,0 +1,61 @@
+import { resolveSession, sessionMessages, type MessageView, type ToolCallView } from '../../query/session-queries.js';
+import { withDatabase } from '../../store/database.js';
+import { formatDuration } from '../format/units.js';
+import type { Output } from '../output.js';
+
+export interface ShowOptions {
+  db: string;
+  json: boolean;
+  from?: number;
+  to?: number;
+}
+
+function clip(text: string, lines: number, width: number): string[] {
+  const all = text.split('\n');
+  const shown = all.slice(0, lines).map((line) => (line.length > width ? `${line.slice(0, width - 1)}…` : line));
+  if (all.length > lines) shown.push(`… (${all.length - lines} more lines)`);
+  return shown;
+}
+
+function callLine(call: ToolCallView): string {
+  const flags = [
+    call.timed_out ? 'TIMEOUT' : null,
+    call.exit_code !== null && call.exit_code !== 0 ? `exit ${call.exit_code}` : null,
+    call.status === 'error' ? 'error' : null,
+    call.truncated ? 'truncated' : null,
+    call.parallel_group ? `parallel:${call.parallel_group.slice(-6)}` : null,
+  ].filter(Boolean);
+  const what = call.command ?? call.title ?? call.input;
+  return `    ⚙ ${call.tool} (${formatDuration(call.duration_ms)})${flags.length ? ` [${flags.join(', ')}]` : ''}: ${what.replace(/\s+/g, ' ').slice(0, 160)}`;
+}
+
+function renderMessage(message: MessageView, width: number): string[] {
+  const header = `#${message.ordinal} ${message.role}  ${message.created_at?.replace('T', ' ').slice(0, 19) ?? ''}${message.model ? `  ${message.model}` : ''}`;
+  const lines = [header];
+  if (message.reasoning) lines.push(...clip(message.reasoning, 4, width - 6).map((l) => `    💭 ${l}`));
+  if (message.text) lines.push(...clip(message.text, 8, width - 4).map((l) => `    ${l}`));
+  if (message.error) lines.push(`    ✖ ${message.error}`);
+  for (const call of message.tool_calls) {
+    lines.push(callLine(call));
+    if (call.output) lines.push(...clip(call.output.trimEnd(), 3, width - 8).map((l) => `        ${l}`));
+  }
+  return lines;
+}
+
+export async function showCommand(reference: string, options: ShowOptions, output: Output): Promise<number> {
+  return withDatabase(options.db, { readOnly: true }, async (db) => {
+    const session = await resolveSession(db, reference);
+    const messages = await sessionMessages(db, session.id, { from: options.from, to: options.to });
+    if (options.json) {
+      output.json({ session, messages });
+      return 0;
+    }
+    output.line(`${session.title ?? session.id}  (${session.agent}, ${session.messages} messages, ${session.tool_calls} tool calls)`);
+    output.line(`${session.id}  ${session.started_at ?? ''} → ${session.ended_at ?? ''}`);
+    output.line();
+    for (const message of messages) {
+      for (const line of renderMessage(message, Math.max(60, output.columns))) output.line(line);
+    }
+    return 0;
+  });
+}

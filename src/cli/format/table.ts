@@ -1,0 +1,27 @@
+/** Plain-text tables for terminals: pure, width-aware, no colour. */
+export interface TableOptions {
+  /** Longest a cell may be before it is cut with an ellipsis. */
+  maxCellWidth?: number;
+  /** Columns aligned right (numbers). */
+  alignRight?: ReadonlySet<string>;
+}
+
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value).replace(/\s*\n\s*/g, ' ⏎ ');
+}
+
+function cut(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
+}
+
+export function renderTable(columns: readonly string[], rows: readonly Record<string, unknown>[], options: TableOptions = {}): string {
+  const maxWidth = options.maxCellWidth ?? 60;
+  const cells = rows.map((row) => columns.map((column) => cut(cellText(row[column]), maxWidth)));
+  const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((row) => (row[i] ?? '').length)));
+  const pad = (text: string, i: number): string =>
+    options.alignRight?.has(columns[i] ?? '') ? text.padStart(widths[i] ?? 0) : text.padEnd(widths[i] ?? 0);
+  const line = (values: readonly string[]): string => values.map(pad).join('  ').trimEnd();
+  return [line(columns), line(widths.map((w) => '─'.repeat(w))), ...cells.map(line)].join('\n');
+}

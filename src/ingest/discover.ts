@@ -1,0 +1,98 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Adapter } from './adapter.js';
+import { readFileHead, type Decompressor } from './io/file-head.js';
+import type { Agent, ProblemItem } from './model.js';
+import type { Source } from './source.js';
+
+export type FormatChoice = 'auto' | Agent;
+
+export interface Discovery {
+  sources: Source[];
+  /** Paths that could not be read at all (missing, unreadable, not a transcript). */
+  problems: ProblemItem[];
+}
+
+/** File names worth opening while walking a folder; others are never read. */
+const CANDIDATE_FILE = /\.(jsonl|json|ndjson|db|sqlite|zst)$/i;
+const SKIPPED_DIRS = new Set(['node_modules', '.git', '.cache', 'dist']);
+
+export interface DiscoverOptions {
+  adapters: readonly Adapter[];
+  format: FormatChoice;
+  decompress?: Decompressor;
+}
+
+/** Expands the paths a user named (files or folders) into sources, one per transcript or session. */
+export async function discoverSources(paths: readonly string[], options: DiscoverOptions): Promise<Discovery> {
+  const adapters = options.format === 'auto' ? options.adapters : options.adapters.filter((a) => a.agent === options.format);
+  const found = new Map<string, Source>();
+  const problems: ProblemItem[] = [];
+  const add = (sources: Source[]): void => {
+    for (const source of sources) if (!found.has(source.key)) found.set(source.key, source);
+  };
+
+  const detectFile = async (path: string, explicit: boolean): Promise<void> => {
+    let head;
+    try {
+      head = await readFileHead(path, options.decompress);
+    } catch (error) {
+      problems.push({ kind: 'problem', message: `cannot read: ${(error as Error).message}`, location: { file: path } });
+      return;
+    }
+    for (const adapter of adapters) {
+      const format = adapter.detect(head);
+      if (!format) continue;
+      try {
+        add(await adapter.sourcesForFile(path, format));
+      } catch (error) {
+        problems.push({ kind: 'problem', message: `cannot read as ${format}: ${(error as Error).message}`, location: { file: path } });
+      }
+      return;
+    }
+    if (explicit) {
+      const which = options.format === 'auto' ? 'opencode, Claude Code or Codex' : options.format;
+      problems.push({ kind: 'problem', message: `not a transcript retrace can read (${which})`, location: { file: path } });
+    }
+  };
+
+  const walk = async (dir: string): Promise<void> => {
+    for (const adapter of adapters) {
+      const layout = await adapter.sourcesForLayout?.(dir);
+      if (layout) {
+        add(layout);
+        return;
+      }
+    }
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      problems.push({ kind: 'problem', message: `cannot list: ${(error as Error).message}`, location: { file: dir } });
+      return;
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) await walk(path);
+      else if (entry.isFile() && CANDIDATE_FILE.test(entry.name)) await detectFile(path, false);
+    }
+  };
+
+  for (const given of paths) {
+    const path = resolve(given);
+    const info = await stat(path).catch(() => null);
+    if (!info) problems.push({ kind: 'problem', message: 'no such file or folder', location: { file: path } });
+    else if (info.isDirectory()) await walk(path);
+    else await detectFile(path, true);
+  }
+  return { sources: [...found.values()], problems };
+}
+
+/** The agents' default locations that exist on this machine, plus ./sessions. */
+export async function defaultPaths(adapters: readonly Adapter[], env: NodeJS.ProcessEnv, home: string, cwd: string): Promise<string[]> {
+  const candidates = [...adapters.flatMap((adapter) => adapter.defaultLocations(env, home)), join(cwd, 'sessions')];
+  const existing: string[] = [];
+  for (const candidate of candidates) if (await stat(candidate).catch(() => null)) existing.push(candidate);
+  return existing;
+}

@@ -1,0 +1,154 @@
+/**
+ * The normalised event model every adapter produces and the store consumes.
+ * Adapters know nothing of DuckDB; the store knows nothing of agents: this file is the contract
+ * between them. Times are epoch milliseconds (UTC); free-form leftovers travel as JSON text.
+ */
+
+export const AGENTS = ['opencode', 'claude', 'codex', 'retrace'] as const;
+export type Agent = (typeof AGENTS)[number];
+
+export const FORMATS = [
+  'opencode-export',
+  'opencode-storage',
+  'opencode-sqlite',
+  'claude-jsonl',
+  'codex-jsonl',
+] as const;
+export type SourceFormat = (typeof FORMATS)[number];
+
+/** Where a record came from, precise enough for a user to open the file at that place. */
+export interface Location {
+  file: string;
+  /** 1-based line, when the format has lines. */
+  line?: number;
+  /** JSON path inside the document (`$.messages[12].parts[3]`), when it has no useful line. */
+  path?: string;
+}
+
+export interface SessionRecord {
+  id: string;
+  agent: Agent;
+  /** The session this one was spawned from (a subagent transcript), if any. */
+  parentId: string | null;
+  title: string | null;
+  directory: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  model: string | null;
+  /** Agent-specific fields retrace does not model, as a JSON object text. */
+  extra: string | null;
+}
+
+export interface MessageRecord {
+  sessionId: string;
+  id: string;
+  role: string;
+  parentId: string | null;
+  createdAt: number | null;
+  completedAt: number | null;
+  model: string | null;
+  provider: string | null;
+  tokensInput: number | null;
+  tokensOutput: number | null;
+  tokensReasoning: number | null;
+  tokensCacheRead: number | null;
+  tokensCacheWrite: number | null;
+  cost: number | null;
+  /** Visible text parts joined with blank lines. */
+  text: string;
+  /** Reasoning (thinking) parts joined with blank lines. */
+  reasoning: string;
+  error: string | null;
+  extra: string | null;
+}
+
+export interface ToolCallRecord {
+  sessionId: string;
+  messageId: string;
+  callId: string;
+  tool: string;
+  /** pending | running | completed | error */
+  status: string;
+  /** The tool's input as JSON text. */
+  input: string;
+  /** The shell command line when the tool ran one (bash, shell, exec_command…), else null. */
+  command: string | null;
+  output: string | null;
+  title: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  durationMs: number | null;
+  exitCode: number | null;
+  timedOut: boolean;
+  truncated: boolean;
+  /** Calls of one message whose run times overlap share a group: the call id of its first call. */
+  parallelGroup: string | null;
+  extra: string | null;
+}
+
+/** A message and the tool calls it made, delivered together so groups can be computed. */
+export interface MessageItem {
+  kind: 'message';
+  message: MessageRecord;
+  toolCalls: ToolCallRecord[];
+  location: Location;
+}
+
+export interface SessionItem {
+  kind: 'session';
+  session: SessionRecord;
+  location: Location;
+  /** Fields of a shape retrace does not model, by `record.field` name: kept in `extra`, counted here. */
+  unknownFields?: Record<string, number>;
+}
+
+/** A record of a shape retrace does not know: kept raw and counted, never fatal. */
+export interface UnknownItem {
+  kind: 'unknown';
+  sessionId: string | null;
+  /** What it is, e.g. `part:snapshot`, `line:queue-operation`. */
+  what: string;
+  raw: string;
+  location: Location;
+}
+
+/** Bad input: reported with its place, everything around it still ingests. */
+export interface ProblemItem {
+  kind: 'problem';
+  message: string;
+  location: Location;
+}
+
+/** A safe place to resume an appendable source: nothing before it is still waiting for more lines. */
+export interface CheckpointItem {
+  kind: 'checkpoint';
+  /** Byte offset of the next line to read. */
+  offset: number;
+  /** Its 1-based line number. */
+  line: number;
+}
+
+export type IngestItem = SessionItem | MessageItem | UnknownItem | ProblemItem | CheckpointItem;
+
+export function emptyMessage(sessionId: string, id: string, role: string): MessageRecord {
+  return {
+    sessionId,
+    id,
+    role,
+    parentId: null,
+    createdAt: null,
+    completedAt: null,
+    model: null,
+    provider: null,
+    tokensInput: null,
+    tokensOutput: null,
+    tokensReasoning: null,
+    tokensCacheRead: null,
+    tokensCacheWrite: null,
+    cost: null,
+    text: '',
+    reasoning: '',
+    error: null,
+    extra: null,
+  };
+}

@@ -1,0 +1,108 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { hashStrings } from '../io/hash.js';
+import type { IngestItem } from '../model.js';
+import type { Source } from '../source.js';
+import { OpencodeSessionBuilder } from './convert.js';
+
+/**
+ * opencode ≤ 1.1 storage tree: storage/session/<projectID>/<ses>.json,
+ * storage/message/<ses>/<msg>.json, storage/part/<msg>/<prt>.json. One source per session.
+ */
+async function listJson(dir: string): Promise<string[]> {
+  try {
+    const names = await readdir(dir);
+    return names.filter((name) => name.endsWith('.json')).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function readJson(file: string): Promise<{ value: unknown } | { error: string }> {
+  try {
+    return { value: JSON.parse(await readFile(file, 'utf8')) as unknown };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The message files of a session, in time order (ids sort by time; created time breaks ties). */
+async function messageFiles(storage: string, sessionId: string): Promise<string[]> {
+  return (await listJson(join(storage, 'message', sessionId))).map((name) => join(storage, 'message', sessionId, name));
+}
+
+async function* readSession(storage: string, sessionFile: string, sessionId: string): AsyncGenerator<IngestItem> {
+  const builder = new OpencodeSessionBuilder(sessionFile);
+  const info = await readJson(sessionFile);
+  if ('error' in info) {
+    yield { kind: 'problem', message: `invalid JSON: ${info.error}`, location: { file: sessionFile } };
+  } else {
+    yield* builder.setInfo(info.value, { file: sessionFile });
+  }
+  for (const file of await messageFiles(storage, sessionId)) {
+    const message = await readJson(file);
+    if ('error' in message) {
+      yield { kind: 'problem', message: `invalid JSON: ${message.error}`, location: { file } };
+      continue;
+    }
+    const messageId = (message.value as { id?: unknown }).id;
+    const partDir = join(storage, 'part', typeof messageId === 'string' ? messageId : '');
+    const parts: unknown[] = [];
+    for (const name of typeof messageId === 'string' ? await listJson(partDir) : []) {
+      const part = await readJson(join(partDir, name));
+      if ('error' in part) {
+        yield { kind: 'problem', message: `invalid JSON: ${part.error}`, location: { file: join(partDir, name) } };
+      } else {
+        parts.push(part.value);
+      }
+    }
+    yield* builder.addMessage({ info: message.value, parts }, { file });
+  }
+  yield* builder.finish();
+}
+
+/** Cheap fingerprint: names, sizes and modification times of every file of the session. */
+async function fingerprintSession(storage: string, sessionFile: string, sessionId: string): Promise<string> {
+  const entries: string[] = [];
+  const add = async (file: string): Promise<void> => {
+    const info = await stat(file).catch(() => null);
+    entries.push(`${file}:${info?.size ?? -1}:${info?.mtimeMs ?? -1}`);
+  };
+  await add(sessionFile);
+  for (const file of await messageFiles(storage, sessionId)) {
+    await add(file);
+    const messageId = file.slice(file.lastIndexOf('/') + 1, -'.json'.length);
+    for (const name of await listJson(join(storage, 'part', messageId))) await add(join(storage, 'part', messageId, name));
+  }
+  return hashStrings(entries);
+}
+
+/** Every session of a storage tree as a source (`storage` is the folder holding session/, message/, part/). */
+export async function storageSources(storage: string): Promise<Source[]> {
+  const sources: Source[] = [];
+  const sessionRoot = join(storage, 'session');
+  let projects: string[] = [];
+  try {
+    projects = (await readdir(sessionRoot, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  } catch {
+    return [];
+  }
+  for (const project of projects) {
+    for (const name of await listJson(join(sessionRoot, project))) {
+      const sessionFile = join(sessionRoot, project, name);
+      const sessionId = name.slice(0, -'.json'.length);
+      const info = await stat(sessionFile);
+      sources.push({
+        key: sessionFile,
+        path: sessionFile,
+        format: 'opencode-storage',
+        size: info.size,
+        appendable: false,
+        sessionId,
+        fingerprint: () => fingerprintSession(storage, sessionFile, sessionId),
+        read: () => readSession(storage, sessionFile, sessionId),
+      } satisfies Source);
+    }
+  }
+  return sources;
+}

@@ -1,0 +1,217 @@
+import { readSourceState } from '../store/sources.js';
+import { SourceWriter, type SourceState, type WriteMode } from '../store/source-writer.js';
+import type { Database } from '../store/database.js';
+import { hashFile } from './io/hash.js';
+import type { IngestItem, Location, ProblemItem } from './model.js';
+import {
+  redactMessageItem,
+  redactProblemMessage,
+  redactSessionItem,
+  redactUnknownItem,
+} from './redact/redact-item.js';
+import { totalRedactions, type RedactionCounts } from './redact/redact.js';
+import type { ResumePoint, Source } from './source.js';
+
+export interface IngestProgress {
+  sourceIndex: number;
+  sourceCount: number;
+  path: string;
+  bytesDone: number;
+  bytesTotal: number;
+  messages: number;
+}
+
+export interface IngestOptions {
+  redact: boolean;
+  onProgress?: (progress: IngestProgress) => void;
+  /** Called after each committed source with the sessions it touched (derived tables hook here). */
+  onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<void>;
+}
+
+export interface IngestError {
+  file: string;
+  line: number | null;
+  path: string | null;
+  message: string;
+}
+
+export interface IngestSummary {
+  sources: number;
+  sessions: number;
+  messages: number;
+  tool_calls: number;
+  messages_updated: number;
+  tool_calls_updated: number;
+  redactions: number;
+  redactions_by_kind: RedactionCounts;
+  skipped_unchanged: number;
+  resumed: number;
+  failed_sources: number;
+  unknown_records: number;
+  unknown_fields: Record<string, number>;
+  errors: IngestError[];
+}
+
+export function emptySummary(): IngestSummary {
+  return {
+    sources: 0,
+    sessions: 0,
+    messages: 0,
+    tool_calls: 0,
+    messages_updated: 0,
+    tool_calls_updated: 0,
+    redactions: 0,
+    redactions_by_kind: {},
+    skipped_unchanged: 0,
+    resumed: 0,
+    failed_sources: 0,
+    unknown_records: 0,
+    unknown_fields: {},
+    errors: [],
+  };
+}
+
+function toError(location: Location, message: string): IngestError {
+  return { file: location.file, line: location.line ?? null, path: location.path ?? null, message };
+}
+
+interface Plan {
+  mode: WriteMode | 'skip';
+  resume?: ResumePoint;
+  fingerprint: string;
+}
+
+/** Skip an unchanged source; resume a grown JSONL whose old bytes are untouched; else read it whole. */
+async function planSource(db: Database, source: Source): Promise<Plan> {
+  const state = await readSourceState(db, source.key);
+  if (!source.appendable) {
+    const fingerprint = await source.fingerprint();
+    if (state && state.contentHash === fingerprint && state.size === source.size) return { mode: 'skip', fingerprint };
+    return { mode: 'replace', fingerprint };
+  }
+  const consumed = state?.bytesConsumed ?? null;
+  const hashes = await hashFile(source.path, consumed !== null && consumed <= source.size ? consumed : null);
+  if (state && state.contentHash === hashes.full) return { mode: 'skip', fingerprint: hashes.full };
+  if (state && consumed !== null && state.prefixHash !== null && hashes.prefix === state.prefixHash && consumed <= source.size) {
+    return { mode: 'append', resume: { offset: consumed, line: (state.linesConsumed ?? 0) + 1 }, fingerprint: hashes.full };
+  }
+  return { mode: 'replace', fingerprint: hashes.full };
+}
+
+/** Streams every source through redaction into the store, one transaction per source. */
+export async function ingestSources(
+  db: Database,
+  sources: readonly Source[],
+  options: IngestOptions,
+  summary: IngestSummary = emptySummary(),
+): Promise<IngestSummary> {
+  const bytesTotal = sources.reduce((sum, source) => sum + source.size, 0);
+  let bytesDone = 0;
+  let messagesSeen = 0;
+  for (const [index, source] of sources.entries()) {
+    const report = (extraBytes = 0): void =>
+      options.onProgress?.({
+        sourceIndex: index,
+        sourceCount: sources.length,
+        path: source.path,
+        bytesDone: bytesDone + extraBytes,
+        bytesTotal,
+        messages: messagesSeen,
+      });
+    report();
+    let writer: SourceWriter | null = null;
+    try {
+      const plan = await planSource(db, source);
+      if (plan.mode === 'skip') {
+        summary.skipped_unchanged += 1;
+        bytesDone += source.size;
+        continue;
+      }
+      const counts: RedactionCounts = {};
+      const sessionIds = new Set<string>();
+      writer = await SourceWriter.begin(db, source.key, plan.mode);
+      let checkpoint: ResumePoint | null = plan.resume ?? null;
+      let lastReport = Date.now();
+      for await (const raw of source.read(plan.resume)) {
+        const item: IngestItem = raw;
+        switch (item.kind) {
+          case 'session': {
+            const session = options.redact ? redactSessionItem(item, counts) : item;
+            writer.addSession(session.session);
+            sessionIds.add(session.session.id);
+            for (const [field, n] of Object.entries(item.unknownFields ?? {})) {
+              summary.unknown_fields[field] = (summary.unknown_fields[field] ?? 0) + n;
+            }
+            break;
+          }
+          case 'message': {
+            const message = options.redact ? redactMessageItem(item, counts) : item;
+            writer.addMessage(message.message, message.toolCalls);
+            sessionIds.add(message.message.sessionId);
+            messagesSeen += 1;
+            break;
+          }
+          case 'unknown':
+            writer.addUnknown(options.redact ? redactUnknownItem(item, counts) : item);
+            summary.unknown_records += 1;
+            break;
+          case 'problem': {
+            const problem: ProblemItem = options.redact ? { ...item, message: redactProblemMessage(item.message, counts) } : item;
+            writer.addProblem(problem);
+            summary.errors.push(toError(problem.location, problem.message));
+            break;
+          }
+          case 'checkpoint':
+            checkpoint = { offset: item.offset, line: item.line };
+            break;
+        }
+        if (Date.now() - lastReport > 100) {
+          lastReport = Date.now();
+          report(checkpoint ? checkpoint.offset - (plan.resume?.offset ?? 0) : 0);
+        }
+      }
+      const state: SourceState = {
+        key: source.key,
+        path: source.path,
+        format: source.format,
+        size: source.size,
+        contentHash: plan.fingerprint,
+        bytesConsumed: source.appendable ? (checkpoint?.offset ?? 0) : null,
+        linesConsumed: source.appendable ? (checkpoint ? checkpoint.line - 1 : 0) : null,
+        prefixHash: null,
+      };
+      if (source.appendable) {
+        state.prefixHash = state.bytesConsumed === source.size
+          ? plan.fingerprint
+          : (await hashFile(source.path, state.bytesConsumed)).prefix;
+      }
+      const written = await writer.commit(state, totalRedactions(counts));
+      writer = null;
+      summary.sources += 1;
+      if (plan.mode === 'append') summary.resumed += 1;
+      summary.sessions += written.sessionsAdded;
+      summary.messages += written.messagesAdded;
+      summary.tool_calls += written.toolCallsAdded;
+      summary.messages_updated += written.messagesUpdated;
+      summary.tool_calls_updated += written.toolCallsUpdated;
+      for (const [kind, n] of Object.entries(counts)) summary.redactions_by_kind[kind] = (summary.redactions_by_kind[kind] ?? 0) + n;
+      summary.redactions += totalRedactions(counts);
+      if (options.onSessionsWritten && sessionIds.size > 0) await options.onSessionsWritten(db, [...sessionIds]);
+    } catch (error) {
+      await writer?.rollback();
+      summary.failed_sources += 1;
+      const message = error instanceof Error ? error.message : String(error);
+      summary.errors.push({ file: source.path, line: null, path: null, message: `not ingested: ${message}` });
+    }
+    bytesDone += source.size;
+  }
+  options.onProgress?.({
+    sourceIndex: sources.length,
+    sourceCount: sources.length,
+    path: '',
+    bytesDone: bytesTotal,
+    bytesTotal,
+    messages: messagesSeen,
+  });
+  return summary;
+}

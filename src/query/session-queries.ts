@@ -1,0 +1,157 @@
+import type { Database } from '../store/database.js';
+import type { Row } from '../store/values.js';
+
+export interface SessionSummary {
+  id: string;
+  agent: string;
+  title: string | null;
+  directory: string | null;
+  started_at: string | null;
+  ended_at: string | null;
+  model: string | null;
+  parent_id: string | null;
+  messages: number;
+  tool_calls: number;
+}
+
+function toSummary(row: Row): SessionSummary {
+  return {
+    id: String(row['id']),
+    agent: String(row['agent']),
+    title: (row['title'] as string | null) ?? null,
+    directory: (row['directory'] as string | null) ?? null,
+    started_at: (row['started_at'] as string | null) ?? null,
+    ended_at: (row['ended_at'] as string | null) ?? null,
+    model: (row['model'] as string | null) ?? null,
+    parent_id: (row['parent_id'] as string | null) ?? null,
+    messages: Number(row['message_count'] ?? 0),
+    tool_calls: Number(row['tool_call_count'] ?? 0),
+  };
+}
+
+const SESSION_COLUMNS = `id, agent, title, directory, started_at, ended_at, model, parent_id, message_count, tool_call_count`;
+
+export async function listSessions(db: Database): Promise<SessionSummary[]> {
+  const rows = await db.all(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY started_at NULLS LAST, id`);
+  return rows.map(toSummary);
+}
+
+export class SessionLookupError extends Error {
+  constructor(message: string, readonly candidates: SessionSummary[] = []) {
+    super(message);
+    this.name = 'SessionLookupError';
+  }
+}
+
+/** SESSION is an id, an id prefix, or a title substring (case-insensitive); it must name one session. */
+export async function resolveSession(db: Database, reference: string): Promise<SessionSummary> {
+  const exact = await db.all(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, [reference]);
+  if (exact.length === 1) return toSummary(exact[0] as Row);
+  const rows = await db.all(
+    `SELECT ${SESSION_COLUMNS} FROM sessions
+     WHERE starts_with(id, ?) OR contains(lower(coalesce(title, '')), lower(?))
+     ORDER BY started_at NULLS LAST, id LIMIT 20`,
+    [reference, reference],
+  );
+  if (rows.length === 1) return toSummary(rows[0] as Row);
+  if (rows.length === 0) {
+    throw new SessionLookupError(`no session matches "${reference}" (an id, an id prefix or a title substring); see \`retrace sessions\``);
+  }
+  const candidates = rows.map(toSummary);
+  const list = candidates.slice(0, 8).map((s) => `  ${s.id}  ${s.title ?? ''}`).join('\n');
+  throw new SessionLookupError(`"${reference}" matches ${rows.length} sessions; name one:\n${list}`, candidates);
+}
+
+export interface ToolCallView {
+  call_id: string;
+  ordinal: number;
+  tool: string;
+  status: string;
+  command: string | null;
+  input: string;
+  output: string | null;
+  title: string | null;
+  started_at: string | null;
+  ended_at: string | null;
+  duration_ms: number | null;
+  exit_code: number | null;
+  timed_out: boolean;
+  truncated: boolean;
+  parallel_group: string | null;
+}
+
+export interface MessageView {
+  id: string;
+  ordinal: number;
+  role: string;
+  created_at: string | null;
+  completed_at: string | null;
+  model: string | null;
+  text: string;
+  reasoning: string;
+  error: string | null;
+  tokens_input: number | null;
+  tokens_output: number | null;
+  cost: number | null;
+  tool_calls: ToolCallView[];
+}
+
+export interface MessageRange {
+  from?: number;
+  to?: number;
+}
+
+/** Messages of a session in order, each with its tool calls, within an ordinal range. */
+export async function sessionMessages(db: Database, sessionId: string, range: MessageRange = {}): Promise<MessageView[]> {
+  const from = range.from ?? 1;
+  const to = range.to ?? 2 ** 31 - 1;
+  const messages = await db.all(
+    `SELECT id, ordinal, role, created_at, completed_at, model, text, reasoning, error, tokens_input, tokens_output, cost
+     FROM messages WHERE session_id = ? AND ordinal BETWEEN ? AND ? ORDER BY ordinal`,
+    [sessionId, from, to],
+  );
+  const calls = await db.all(
+    `SELECT c.message_id, c.call_id, c.ordinal, c.tool, c.status, c.command, c.input, c.output, c.title, c.started_at,
+            c.ended_at, c.duration_ms, c.exit_code, c.timed_out, c.truncated, c.parallel_group
+     FROM tool_calls c JOIN messages m ON m.session_id = c.session_id AND m.id = c.message_id
+     WHERE c.session_id = ? AND m.ordinal BETWEEN ? AND ? ORDER BY c.ordinal`,
+    [sessionId, from, to],
+  );
+  const byMessage = new Map<string, ToolCallView[]>();
+  for (const row of calls) {
+    const list = byMessage.get(String(row['message_id'])) ?? [];
+    list.push({
+      call_id: String(row['call_id']),
+      ordinal: Number(row['ordinal']),
+      tool: String(row['tool']),
+      status: String(row['status']),
+      command: (row['command'] as string | null) ?? null,
+      input: String(row['input'] ?? '{}'),
+      output: (row['output'] as string | null) ?? null,
+      title: (row['title'] as string | null) ?? null,
+      started_at: (row['started_at'] as string | null) ?? null,
+      ended_at: (row['ended_at'] as string | null) ?? null,
+      duration_ms: row['duration_ms'] === null ? null : Number(row['duration_ms']),
+      exit_code: row['exit_code'] === null ? null : Number(row['exit_code']),
+      timed_out: row['timed_out'] === true,
+      truncated: row['truncated'] === true,
+      parallel_group: (row['parallel_group'] as string | null) ?? null,
+    });
+    byMessage.set(String(row['message_id']), list);
+  }
+  return messages.map((row) => ({
+    id: String(row['id']),
+    ordinal: Number(row['ordinal']),
+    role: String(row['role']),
+    created_at: (row['created_at'] as string | null) ?? null,
+    completed_at: (row['completed_at'] as string | null) ?? null,
+    model: (row['model'] as string | null) ?? null,
+    text: String(row['text'] ?? ''),
+    reasoning: String(row['reasoning'] ?? ''),
+    error: (row['error'] as string | null) ?? null,
+    tokens_input: row['tokens_input'] === null ? null : Number(row['tokens_input']),
+    tokens_output: row['tokens_output'] === null ? null : Number(row['tokens_output']),
+    cost: row['cost'] === null ? null : Number(row['cost']),
+    tool_calls: byMessage.get(String(row['id'])) ?? [],
+  }));
+}

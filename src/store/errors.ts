@@ -1,0 +1,41 @@
+/** Failures of the store that a user can act on; the CLI prints their message without a stack. */
+export class StoreError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}
+
+const LOCK_HOLDER = /Conflicting lock is held in (.+?) \(PID (\d+)\)/;
+
+/** Turns DuckDB's open failures into messages that say what to do. */
+export function describeOpenFailure(path: string, error: unknown): StoreError {
+  const text = error instanceof Error ? error.message : String(error);
+  const holder = LOCK_HOLDER.exec(text);
+  if (holder) {
+    return new StoreError(
+      `the store ${path} is locked by another process: ${holder[1]} (PID ${holder[2]}). ` +
+        'Wait for it to finish (an ingest or replay), or point --db at another file.',
+      { cause: error },
+    );
+  }
+  if (/Could not set lock|lock on file/i.test(text)) {
+    return new StoreError(`the store ${path} is locked by another process; wait for it or use another --db file`, { cause: error });
+  }
+  if (/not a valid DuckDB database|file is not a valid|Unknown database format|failed to read database header/i.test(text)) {
+    return new StoreError(`${path} is not a retrace store (not a DuckDB database file)`, { cause: error });
+  }
+  if (/No space left on device/i.test(text)) {
+    return new StoreError(`no space left on the device holding ${path}`, { cause: error });
+  }
+  return new StoreError(`could not open the store ${path}: ${text}`, { cause: error });
+}
+
+/** Write failures (a full disk, a file-size limit) keep the store as it was before the write. */
+export function describeWriteFailure(path: string, what: string, error: unknown): StoreError {
+  const text = error instanceof Error ? error.message : String(error);
+  if (/No space left on device|File too large|disk full|EFBIG|ENOSPC/i.test(text)) {
+    return new StoreError(`${what}: the disk holding ${path} is full (nothing from this source was kept; the store is intact)`, { cause: error });
+  }
+  return new StoreError(`${what}: ${text}`, { cause: error });
+}

@@ -1,0 +1,40 @@
+import type { Database } from './database.js';
+import { StoreError } from './errors.js';
+import { CORE_SCHEMA } from './schema/core.js';
+
+/** A schema step: applied once, in order, inside one transaction with the version bump. */
+export interface Migration {
+  version: number;
+  description: string;
+  statements: readonly string[];
+}
+
+/** Every migration retrace has shipped; append only, never edit one that has been released. */
+export const MIGRATIONS: readonly Migration[] = [CORE_SCHEMA];
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+
+export async function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<number> {
+  await db.run(`CREATE TABLE IF NOT EXISTS retrace_meta (key VARCHAR PRIMARY KEY, value VARCHAR)`);
+  const current = await db.schemaVersion();
+  const latest = migrations.reduce((max, m) => Math.max(max, m.version), 0);
+  if (current > latest) {
+    throw new StoreError(
+      `${db.path} has schema version ${current}, newer than this retrace understands (${latest}); upgrade retrace`,
+    );
+  }
+  for (const migration of migrations.filter((m) => m.version > current).sort((a, b) => a.version - b.version)) {
+    await db.run('BEGIN TRANSACTION');
+    try {
+      for (const statement of migration.statements) await db.run(statement);
+      await db.run(`INSERT OR REPLACE INTO retrace_meta VALUES ('schema_version', ?)`, [String(migration.version)]);
+      await db.run('COMMIT');
+    } catch (error) {
+      await db.run('ROLLBACK');
+      throw new StoreError(`migrating ${db.path} to schema ${migration.version} (${migration.description}) failed: ${String(error)}`, {
+        cause: error,
+      });
+    }
+  }
+  return latest;
+}
