@@ -3,14 +3,15 @@ import { SessionLookupError } from '../query/session-queries.js';
 import { StoreError } from '../store/errors.js';
 import { EXIT, JobFailedError, UsageError } from './errors.js';
 import { consoleOutput } from './output.js';
-import { buildProgram, type ProgramResult } from './program.js';
+import { buildProgram } from './program.js';
 
 /** Runs the CLI and returns its exit code; errors a user can act on print without a stack. */
 export async function runCli(argv: readonly string[], output = consoleOutput()): Promise<number> {
-  const result: ProgramResult = { exitCode: EXIT.ok };
+  let exitCode: number = EXIT.ok;
   try {
-    await buildProgram(output, result).parseAsync(argv as string[], { from: 'user' });
-    return result.exitCode;
+    const program = buildProgram({ output, setExitCode: (code) => (exitCode = code) });
+    await program.parseAsync(argv as string[], { from: 'user' });
+    return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help'

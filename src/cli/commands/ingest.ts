@@ -1,3 +1,6 @@
+import { Option, type Command } from 'commander';
+import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
+import { resolveDbPath } from '../db-path.js';
 import { homedir } from 'node:os';
 import { ADAPTERS } from '../../ingest/adapters.js';
 import { defaultPaths, discoverSources, type FormatChoice } from '../../ingest/discover.js';
@@ -96,4 +99,29 @@ function printSummary(summary: IngestSummary, found: number, dbPath: string, ela
     }
     if (summary.errors.length > 20) output.line(`  … and ${summary.errors.length - 20} more (use --json for all)`);
   }
+}
+
+export function registerIngestCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('ingest')
+    .summary('read transcripts into the store (only what is new)')
+    .description(
+      "Read transcripts into the store. With no PATH: opencode's data folder (storage tree and opencode.db), " +
+        '~/.claude/projects, $CODEX_HOME/sessions and ./sessions. Re-ingesting adds only what is new; ' +
+        'secrets are redacted before anything is written. Exit 0 clean, 1 some input had problems ' +
+        '(reported with file and line; the rest is ingested), 2 nothing could be read.',
+    )
+    .argument('[path...]', 'files or folders: opencode export JSON, storage trees, opencode.db, Claude Code / Codex JSONL')
+    .option('--db <file>', DB_OPTION_HELP)
+    .addOption(new Option('--format <format>', 'which agent wrote them').choices(FORMAT_CHOICES as string[]).default('auto'))
+    .option('--no-redact', 'keep secrets (tokens, keys, passwords) instead of replacing them with [REDACTED:kind]')
+    .option('--json', 'print {sources, sessions, messages, tool_calls, redactions, skipped_unchanged, errors} only')
+    .addHelpText('after', examples([
+      'retrace ingest sessions/',
+      'retrace ingest ~/.local/share/opencode --db deploys.duckdb',
+      'retrace ingest export.json --json | jq .errors',
+    ]))
+    .action(async (paths: string[], opts: { db?: string; format: FormatChoice; redact: boolean; json?: boolean }) => {
+      ctx.setExitCode(await ingestCommand(paths, { db: resolveDbPath(opts.db), format: opts.format, redact: opts.redact, json: Boolean(opts.json) }, ctx.output));
+    });
 }

@@ -1,3 +1,5 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
 import { join } from 'node:path';
 import { ADAPTERS } from '../../ingest/adapters.js';
 import { discoverSources } from '../../ingest/discover.js';
@@ -46,4 +48,15 @@ export async function quickstartCommand(options: { db?: string }, output: Output
   } finally {
     db.close();
   }
+}
+
+export function registerQuickstartCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('quickstart')
+    .summary('ingest and summarise the bundled sample (npm start)')
+    .description('Ingest the bundled sample session into ./.retrace/sample.duckdb and summarise it (what `npm start` runs).')
+    .option('--db <file>', 'where to put the sample store')
+    .action(async (opts: { db?: string }) => {
+      ctx.setExitCode(await quickstartCommand({ db: opts.db }, ctx.output));
+    });
 }

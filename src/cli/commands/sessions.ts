@@ -1,3 +1,6 @@
+import type { Command } from 'commander';
+import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
+import { resolveDbPath } from '../db-path.js';
 import { listSessions } from '../../query/session-queries.js';
 import { withDatabase } from '../../store/database.js';
 import { renderTable } from '../format/table.js';
@@ -32,4 +35,17 @@ export async function sessionsCommand(options: { db: string; json: boolean }, ou
     ),
   );
   return 0;
+}
+
+export function registerSessionsCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('sessions')
+    .summary('list the sessions in the store')
+    .description('List the sessions in the store (agent, title, start, messages, tool calls).')
+    .option('--db <file>', DB_OPTION_HELP)
+    .option('--json', 'print an array of {id, agent, title, started_at, ended_at, messages, tool_calls}')
+    .addHelpText('after', examples(['retrace sessions', 'retrace sessions --json | jq ".[].title"']))
+    .action(async (opts: { db?: string; json?: boolean }) => {
+      ctx.setExitCode(await sessionsCommand({ db: resolveDbPath(opts.db), json: Boolean(opts.json) }, ctx.output));
+    });
 }

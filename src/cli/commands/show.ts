@@ -1,3 +1,6 @@
+import type { Command } from 'commander';
+import { DB_OPTION_HELP, examples, positiveInteger, type CliContext } from '../context.js';
+import { resolveDbPath } from '../db-path.js';
 import { resolveSession, sessionMessages, type MessageView, type ToolCallView } from '../../query/session-queries.js';
 import { withDatabase } from '../../store/database.js';
 import { formatDuration } from '../format/units.js';
@@ -58,4 +61,20 @@ export async function showCommand(reference: string, options: ShowOptions, outpu
     }
     return 0;
   });
+}
+
+export function registerShowCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('show')
+    .summary('print a session as a story')
+    .description('Print a session as a story: messages, reasoning, tool calls with their outcome and output.')
+    .argument('<session>', 'a session id, an id prefix, or a title substring')
+    .option('--db <file>', DB_OPTION_HELP)
+    .option('--from <n>', 'first message ordinal', positiveInteger)
+    .option('--to <n>', 'last message ordinal', positiveInteger)
+    .option('--json', 'print {session, messages:[{…, tool_calls:[…]}]}')
+    .addHelpText('after', examples(['retrace show qwen --from 13 --to 14', 'retrace show ses_3a1f --json']))
+    .action(async (session: string, opts: { db?: string; from?: number; to?: number; json?: boolean }) => {
+      ctx.setExitCode(await showCommand(session, { db: resolveDbPath(opts.db), from: opts.from, to: opts.to, json: Boolean(opts.json) }, ctx.output));
+    });
 }

@@ -1,3 +1,6 @@
+import type { Command } from 'commander';
+import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
+import { resolveDbPath } from '../db-path.js';
 import { withDatabase } from '../../store/database.js';
 import { JobFailedError } from '../errors.js';
 import { renderCsv } from '../format/csv.js';
@@ -27,4 +30,22 @@ export async function sqlCommand(query: string, options: SqlOptions, output: Out
     }
     return 0;
   });
+}
+
+export function registerSqlCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('sql')
+    .summary('run a read-only SQL query')
+    .description('Run one read-only SQL query over the store (tables: sources, sessions, messages, tool_calls, …).')
+    .argument('<query>', 'a DuckDB SQL query')
+    .option('--db <file>', DB_OPTION_HELP)
+    .option('--json', 'print an array of row objects')
+    .option('--csv', 'print CSV with a header')
+    .addHelpText('after', examples([
+      'retrace sql "SELECT tool, count(*) FROM tool_calls GROUP BY ALL ORDER BY 2 DESC"',
+      'retrace sql "SELECT command, duration_ms FROM tool_calls WHERE timed_out" --json',
+    ]))
+    .action(async (query: string, opts: { db?: string; json?: boolean; csv?: boolean }) => {
+      ctx.setExitCode(await sqlCommand(query, { db: resolveDbPath(opts.db), json: Boolean(opts.json), csv: Boolean(opts.csv) }, ctx.output));
+    });
 }
