@@ -36,15 +36,32 @@ function parseData(row: Row): { value: Record<string, unknown> } | { error: stri
   }
 }
 
-/** Rebuilds the JSON object opencode works with from a row: columns, then the data JSON over them. */
+/** Columns holding JSON text (the session's revert and permission records). */
+function columnValue(value: unknown): unknown {
+  if (typeof value !== 'string' || !/^[[{]/.test(value)) return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * Rebuilds the JSON object opencode works with from a row: `time_x` columns into `time`,
+ * `summary_x` into `summary`, `share_url` into `share.url`, then the data JSON over them.
+ */
 function infoFromRow(row: Row, data: Record<string, unknown>): Record<string, unknown> {
   const info: Record<string, unknown> = {};
   const time: Record<string, unknown> = {};
+  const summary: Record<string, unknown> = {};
   for (const [column, value] of Object.entries(row)) {
     if (column === 'data' || value === null) continue;
     if (column.startsWith('time_')) time[column.slice(5)] = value;
-    else info[SNAKE_TO_INFO[column] ?? column] = value;
+    else if (column.startsWith('summary_')) summary[column.slice(8)] = columnValue(value);
+    else if (column === 'share_url') info['share'] = { url: value };
+    else info[SNAKE_TO_INFO[column] ?? column] = columnValue(value);
   }
+  if (Object.keys(summary).length > 0) info['summary'] = summary;
   const merged: Record<string, unknown> = { ...info, ...data };
   const dataTime = (data['time'] ?? {}) as Record<string, unknown>;
   if (Object.keys(time).length > 0 || data['time']) merged['time'] = { ...time, ...dataTime };
