@@ -19,6 +19,11 @@ export interface Output {
 export function consoleOutput(stdout: NodeJS.WriteStream = process.stdout, stderr: NodeJS.WriteStream = process.stderr): Output {
   let statusShown = false;
   const interactive = Boolean(stderr.isTTY);
+  // A reader that stops early (`retrace sql … | head`) closes the pipe: that is not an error.
+  stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   return {
     interactive,
     get columns() {

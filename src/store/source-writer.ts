@@ -44,6 +44,10 @@ export type WriteMode = 'replace' | 'append';
  */
 export class SourceWriter {
   private seq = 0;
+  /** Keys seen in this source, to know whether staging needs de-duplicating (rarely). */
+  private readonly messageKeys = new Set<string>();
+  private readonly callKeys = new Set<string>();
+  private duplicates = false;
   private unknownCount = 0;
   private problemCount = 0;
   private finished = false;
@@ -88,6 +92,7 @@ export class SourceWriter {
 
   addMessage(message: MessageRecord, toolCalls: readonly ToolCallRecord[]): void {
     const a = this.appenders.stg_messages;
+    this.noteKey(this.messageKeys, `${message.sessionId}\u0000${message.id}`);
     appendText(a, message.sessionId);
     appendText(a, message.id);
     appendText(a, message.role);
@@ -113,6 +118,7 @@ export class SourceWriter {
 
   private addToolCall(call: ToolCallRecord): void {
     const a = this.appenders.stg_tool_calls;
+    this.noteKey(this.callKeys, `${call.sessionId}\u0000${call.callId}`);
     appendText(a, call.sessionId);
     appendText(a, call.messageId);
     appendText(a, call.callId);
@@ -132,6 +138,11 @@ export class SourceWriter {
     appendText(a, call.extra);
     appendBigInt(a, this.seq++);
     a.endRow();
+  }
+
+  private noteKey(keys: Set<string>, key: string): void {
+    if (keys.has(key)) this.duplicates = true;
+    else keys.add(key);
   }
 
   addUnknown(item: UnknownItem): void {
@@ -171,8 +182,13 @@ export class SourceWriter {
         await db.run(`DELETE FROM unknown_records WHERE source = ?`, [this.sourceKey]);
         await db.run(`DELETE FROM ingest_problems WHERE source = ?`, [this.sourceKey]);
       }
-      await db.run(MERGE.dedupeMessages);
-      await db.run(MERGE.dedupeToolCalls);
+      // A source rarely repeats a record; when it does, its last version wins.
+      if (this.duplicates) {
+        await db.run(MERGE.dedupeMessages);
+        await db.run(MERGE.dedupeToolCalls);
+      }
+      await db.run(MERGE.lastMessages(this.duplicates));
+      await db.run(MERGE.lastToolCalls(this.duplicates));
       const messagesUpdated = anyExisting ? await db.run(MERGE.updateMessages) : 0;
       const messagesAdded = await db.run(MERGE.insertMessages(anyExisting));
       const toolCallsUpdated = anyExisting ? await db.run(MERGE.updateToolCalls) : 0;

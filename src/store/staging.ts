@@ -42,9 +42,14 @@ function assign(columns: readonly string[]): string {
 
 /** The statements that merge staged rows; each returns the rows it changed. */
 export const MERGE = {
-  dedupeMessages: `CREATE OR REPLACE TEMP TABLE stg_messages_last AS
+  dedupeMessages: `CREATE OR REPLACE TEMP TABLE stg_messages_dedup AS
     SELECT * FROM stg_messages QUALIFY row_number() OVER (PARTITION BY session_id, id ORDER BY seq DESC) = 1`,
-  dedupeToolCalls: `CREATE OR REPLACE TEMP TABLE stg_tool_calls_last AS
+  /** The rows to merge: staging itself, or its de-duplicated copy when the source repeated records. */
+  lastMessages: (deduped: boolean) =>
+    `CREATE OR REPLACE TEMP VIEW stg_messages_last AS SELECT * FROM ${deduped ? 'stg_messages_dedup' : 'stg_messages'}`,
+  lastToolCalls: (deduped: boolean) =>
+    `CREATE OR REPLACE TEMP VIEW stg_tool_calls_last AS SELECT * FROM ${deduped ? 'stg_tool_calls_dedup' : 'stg_tool_calls'}`,
+  dedupeToolCalls: `CREATE OR REPLACE TEMP TABLE stg_tool_calls_dedup AS
     SELECT * FROM stg_tool_calls QUALIFY row_number() OVER (PARTITION BY session_id, call_id ORDER BY seq DESC) = 1`,
   updateMessages: `UPDATE messages t SET ${assign(MESSAGE_VOLATILE)} FROM stg_messages_last s
     WHERE t.session_id = s.session_id AND t.id = s.id AND (${changed(MESSAGE_VOLATILE)})`,

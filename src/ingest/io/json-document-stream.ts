@@ -24,6 +24,12 @@ function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
+/** Index of `byte` at or after `from`, or the chunk's length when there is none. */
+function indexOr(chunk: Buffer, byte: number, from: number): number {
+  const at = chunk.indexOf(byte, from);
+  return at === -1 ? chunk.length : at;
+}
+
 type Phase =
   | 'before-root'
   | 'key-or-end'
@@ -70,11 +76,29 @@ export class JsonDocumentScanner {
     };
     if (this.phase === 'in-value' || this.phase === 'in-element') captureFrom = 0;
     let keyFrom = this.phase === 'in-key' ? 0 : -1;
+    let nextQuote = -1;
+    let nextBackslash = -1;
 
     for (let i = 0; i < chunk.length && !this.failed; i++) {
       const byte = chunk[i] as number;
       if (byte === NEWLINE) this.line += 1;
       if (this.inString) {
+        if (!this.escaped && byte !== QUOTE && byte !== BACKSLASH) {
+          // Jump to the next quote or backslash: string bodies are most of a transcript's bytes,
+          // and raw newlines cannot occur inside a JSON string, so no line is skipped uncounted.
+          // Positions are remembered per chunk so a chunk of many short strings stays linear.
+          if (nextQuote < i) nextQuote = indexOr(chunk, QUOTE, i);
+          if (nextBackslash < i) nextBackslash = indexOr(chunk, BACKSLASH, i);
+          const quote = nextQuote === chunk.length ? -1 : nextQuote;
+          const backslash = nextBackslash === chunk.length ? -1 : nextBackslash;
+          const next = quote === -1 ? backslash : backslash === -1 ? quote : Math.min(quote, backslash);
+          if (next === -1) {
+            i = chunk.length;
+            break;
+          }
+          i = next - 1;
+          continue;
+        }
         if (this.escaped) this.escaped = false;
         else if (byte === BACKSLASH) this.escaped = true;
         else if (byte === QUOTE) {

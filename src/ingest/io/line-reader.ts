@@ -31,11 +31,19 @@ export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 /** Streams a file as lines with byte offsets, never holding more than one line in memory. */
 export async function* readLines(file: string, options: LineReaderOptions = {}): AsyncGenerator<Line> {
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const stream = createReadStream(file, {
     start: options.startOffset ?? 0,
     highWaterMark: options.highWaterMark ?? 1024 * 1024,
   });
+  yield* splitLines(stream as AsyncIterable<Buffer>, options);
+}
+
+/**
+ * Splits a stream of byte chunks into lines (the bytes of a file from `startOffset`, or the
+ * output of a decompressor), never holding more than one line in memory.
+ */
+export async function* splitLines(chunks: AsyncIterable<Buffer>, options: LineReaderOptions = {}): AsyncGenerator<Line> {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let offset = options.startOffset ?? 0;
   let number = options.startLine ?? 1;
   let pending: Buffer[] = [];
@@ -55,7 +63,7 @@ export async function* readLines(file: string, options: LineReaderOptions = {}):
     return line;
   };
 
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  for await (const chunk of chunks) {
     let from = 0;
     while (from < chunk.length) {
       const newline = chunk.indexOf(0x0a, from);

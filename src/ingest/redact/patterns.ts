@@ -10,6 +10,11 @@ export interface SecretRule {
   pattern: string;
   /** Index of the capture group (within this rule's own groups) that is the secret; 0 = whole match. */
   secretGroup: number;
+  /**
+   * A cheap test every match must pass (a literal the secret cannot be without). Only the rules
+   * whose anchor is present in a text are run on it: most text carries none.
+   */
+  anchor: RegExp;
 }
 
 const NOT_WORD_BEFORE = '(?<![A-Za-z0-9_])';
@@ -21,41 +26,59 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern:
       '-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\\s\\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\\s\\\\n]*)',
     secretGroup: 0,
+    anchor: /PRIVATE KEY/,
   },
-  { kind: 'anthropic-key', pattern: `${NOT_WORD_BEFORE}sk-ant-[A-Za-z0-9]{2,8}-[A-Za-z0-9_-]{20,}`, secretGroup: 0 },
-  { kind: 'openai-key', pattern: `${NOT_WORD_BEFORE}sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`, secretGroup: 0 },
-  { kind: 'huggingface-token', pattern: `${NOT_WORD_BEFORE}hf_[A-Za-z0-9]{30,}`, secretGroup: 0 },
-  { kind: 'github-token', pattern: `${NOT_WORD_BEFORE}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})`, secretGroup: 0 },
-  { kind: 'gitlab-token', pattern: `${NOT_WORD_BEFORE}glpat-[A-Za-z0-9_-]{20,}`, secretGroup: 0 },
-  { kind: 'aws-access-key-id', pattern: `${NOT_WORD_BEFORE}(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])`, secretGroup: 0 },
+  { kind: 'anthropic-key', pattern: `${NOT_WORD_BEFORE}sk-ant-[A-Za-z0-9]{2,8}-[A-Za-z0-9_-]{20,}`, secretGroup: 0,
+    anchor: /sk-ant-/ },
+  { kind: 'openai-key', pattern: `${NOT_WORD_BEFORE}sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`, secretGroup: 0,
+    anchor: /sk-/ },
+  { kind: 'huggingface-token', pattern: `${NOT_WORD_BEFORE}hf_[A-Za-z0-9]{30,}`, secretGroup: 0,
+    anchor: /hf_/ },
+  { kind: 'github-token', pattern: `${NOT_WORD_BEFORE}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})`, secretGroup: 0,
+    anchor: /gh[pousr]_|github_pat_/ },
+  { kind: 'gitlab-token', pattern: `${NOT_WORD_BEFORE}glpat-[A-Za-z0-9_-]{20,}`, secretGroup: 0,
+    anchor: /glpat-/ },
+  { kind: 'aws-access-key-id', pattern: `${NOT_WORD_BEFORE}(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])`, secretGroup: 0,
+    anchor: /A[BCKS][CI]A/ },
   {
     kind: 'aws-secret-key',
     pattern: '(?:aws_secret_access_key|AWS_SECRET_ACCESS_KEY|SecretAccessKey)["\']?\\s*[:=]\\s*["\']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])',
     secretGroup: 1,
+    anchor: /aws_secret_access_key|AWS_SECRET_ACCESS_KEY|SecretAccessKey/,
   },
-  { kind: 'google-api-key', pattern: `${NOT_WORD_BEFORE}AIza[0-9A-Za-z_-]{35}`, secretGroup: 0 },
-  { kind: 'slack-token', pattern: `${NOT_WORD_BEFORE}xox[abposr]-[A-Za-z0-9-]{10,}`, secretGroup: 0 },
-  { kind: 'slack-webhook', pattern: 'https://hooks\\.slack\\.com/services/[A-Za-z0-9/_-]{20,}', secretGroup: 0 },
-  { kind: 'stripe-key', pattern: `${NOT_WORD_BEFORE}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}`, secretGroup: 0 },
-  { kind: 'npm-token', pattern: `${NOT_WORD_BEFORE}npm_[A-Za-z0-9]{36}`, secretGroup: 0 },
-  { kind: 'jwt', pattern: `${NOT_WORD_BEFORE}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}`, secretGroup: 0 },
-  { kind: 'bearer-token', pattern: '(?<![A-Za-z])[Bb]earer\\s+([A-Za-z0-9._~+/=-]{8,})', secretGroup: 1 },
+  { kind: 'google-api-key', pattern: `${NOT_WORD_BEFORE}AIza[0-9A-Za-z_-]{35}`, secretGroup: 0,
+    anchor: /AIza/ },
+  { kind: 'slack-token', pattern: `${NOT_WORD_BEFORE}xox[abposr]-[A-Za-z0-9-]{10,}`, secretGroup: 0,
+    anchor: /xox/ },
+  { kind: 'slack-webhook', pattern: 'https://hooks\\.slack\\.com/services/[A-Za-z0-9/_-]{20,}', secretGroup: 0,
+    anchor: /hooks\.slack\.com/ },
+  { kind: 'stripe-key', pattern: `${NOT_WORD_BEFORE}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}`, secretGroup: 0,
+    anchor: /_live_|_test_/ },
+  { kind: 'npm-token', pattern: `${NOT_WORD_BEFORE}npm_[A-Za-z0-9]{36}`, secretGroup: 0,
+    anchor: /npm_/ },
+  { kind: 'jwt', pattern: `${NOT_WORD_BEFORE}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}`, secretGroup: 0,
+    anchor: /eyJ/ },
+  { kind: 'bearer-token', pattern: '(?<![A-Za-z])[Bb]earer\\s+([A-Za-z0-9._~+/=-]{8,})', secretGroup: 1,
+    anchor: /[Bb]earer/ },
   {
     kind: 'basic-auth',
     pattern: '[Aa]uthorization:\\s*[Bb]asic\\s+([A-Za-z0-9+/=]{8,})',
     secretGroup: 1,
+    anchor: /[Bb]asic/,
   },
   {
     kind: 'url-password',
     // scheme://user:password@host: keep the user and host, drop the password.
     pattern: '[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\\s:/@"\'<>]{1,64}:([^\\s@/"\'<>]{1,256})@',
     secretGroup: 1,
+    anchor: /:\/\/[^\s/]*@/,
   },
   {
     kind: 'secret-flag',
     pattern:
       '(?<![A-Za-z0-9_-])--(?:api-key|token|hf-token|password|passwd|secret|access-token|auth-token)(?:=|\\s+)(?!\\$|\\[REDACTED)["\']?([^\\s"\']{6,})',
     secretGroup: 1,
+    anchor: /--(?:api-key|token|hf-token|password|passwd|secret|access-token|auth-token)/,
   },
   {
     kind: 'secret-field',
@@ -63,12 +86,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern:
       '["\'](?:password|passwd|secret|client_secret|api_key|apikey|access_token|auth_token|token|private_key_id)["\']\\s*:\\s*["\'](?!\\[REDACTED)([^"\'\\s]{6,})["\']',
     secretGroup: 1,
+    anchor: /(?:password|passwd|secret|api_?key|access_token|auth_token|token|private_key_id)["']\s*:/,
   },
   {
     kind: 'secret-assignment',
     // HF_TOKEN=…, DB_PASSWORD="…", export API_KEY='…'; not HF_TOKEN=$HF_TOKEN (a reference, no value).
     pattern:
-      '(?<![A-Za-z0-9])(?:[A-Za-z0-9]+_)*(?:TOKEN|PASSWORD|PASSWD|PASS|SECRET|API_?KEY|ACCESS_KEY|PRIVATE_KEY|KEY|token|password|passwd|secret|api_?key|access_key)\\s*=\\s*(?![$\\[])(?:"([^"\\s]{4,})"|\'([^\'\\s]{4,})\'|([^\\s"\'`;&|)]{4,}))',
+      '(?<![A-Za-z0-9_])(?:[A-Za-z0-9_]*_)?(?:TOKEN|PASSWORD|PASSWD|PASS|SECRET|API_?KEY|ACCESS_KEY|PRIVATE_KEY|KEY|token|password|passwd|secret|api_?key|access_key)\\s*=\\s*(?![$\\[])(?:"([^"\\s]{4,})"|\'([^\'\\s]{4,})\'|([^\\s"\'`;&|)]{4,}))',
     secretGroup: -1,
+    anchor: /(?:TOKEN|PASS|SECRET|KEY|token|pass|secret|key)\s*=/,
   },
 ];

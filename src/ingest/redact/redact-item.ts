@@ -1,15 +1,13 @@
 import type { MessageItem, SessionItem, ToolCallRecord, UnknownItem } from '../model.js';
-import { redactText, redactValue, type RedactionCounts } from './redact.js';
+import { mayHoldSecret, redactText, redactValue, type RedactionCounts } from './redact.js';
 
 /** Redacts a JSON text through its parsed value, so escaped quotes cannot hide a secret. */
 export function redactJsonText(text: string | null, counts: RedactionCounts): string | null {
-  if (text === null) return null;
-  const once = redactText(text, counts);
-  if (once === text && !/[\\]/.test(text)) return text;
+  if (text === null || !mayHoldSecret(text)) return text;
   try {
     return JSON.stringify(redactValue(JSON.parse(text), counts));
   } catch {
-    return once;
+    return redactText(text, counts);
   }
 }
 

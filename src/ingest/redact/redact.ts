@@ -40,7 +40,23 @@ function compile(rules: readonly SecretRule[]): { expression: RegExp; compiled: 
   return { expression: new RegExp(sources.join('|'), 'g'), compiled };
 }
 
-const { expression, compiled } = compile(SECRET_RULES);
+/** Combined expressions, compiled once per set of rules whose anchors a text carries. */
+const compiledByMask = new Map<number, { expression: RegExp; compiled: CompiledRule[] }>();
+
+function expressionFor(text: string): { expression: RegExp; compiled: CompiledRule[] } | null {
+  // Literal anchors are scanned fast (Boyer-Moore); one combined alternation is not.
+  let mask = 0;
+  SECRET_RULES.forEach((rule, index) => {
+    if (rule.anchor.test(text)) mask |= 1 << index;
+  });
+  if (mask === 0) return null;
+  let entry = compiledByMask.get(mask);
+  if (!entry) {
+    entry = compile(SECRET_RULES.filter((_, index) => (mask & (1 << index)) !== 0));
+    compiledByMask.set(mask, entry);
+  }
+  return entry;
+}
 
 /** Whole-value tests for the vendor shapes, to name what a generic rule (`X_TOKEN=…`) caught. */
 const VENDOR_SHAPES = SECRET_RULES.filter((rule) => rule.secretGroup === 0).map((rule) => ({
@@ -53,9 +69,6 @@ function kindOf(entry: CompiledRule, secret: string): string {
   return VENDOR_SHAPES.find((shape) => shape.test.test(secret))?.kind ?? entry.rule.kind;
 }
 
-/** Cheap test first: most strings hold none of the characters every rule needs. */
-const MAY_HOLD_SECRET = /[-_=:]|eyJ|AKIA|ASIA|AIza|earer/;
-
 function secretOf(entry: CompiledRule, groups: unknown[]): string | undefined {
   const { secretGroup } = entry.rule;
   if (secretGroup === 0) return undefined;
@@ -67,12 +80,20 @@ function secretOf(entry: CompiledRule, groups: unknown[]): string | undefined {
   return undefined;
 }
 
+/** False when no rule could match anything in `text` (the common case, decided cheaply). */
+export function mayHoldSecret(text: string): boolean {
+  return text.length >= 8 && expressionFor(text) !== null;
+}
+
 /**
  * Replaces every secret in `text` with a marker naming its kind and counts what it replaced
  * into `counts`. Pure apart from that accumulator; digests, SHAs, UUIDs and model names pass.
  */
 export function redactText(text: string, counts: RedactionCounts): string {
-  if (text.length < 8 || !MAY_HOLD_SECRET.test(text)) return text;
+  if (text.length < 8) return text;
+  const active = expressionFor(text);
+  if (!active) return text;
+  const { expression, compiled } = active;
   expression.lastIndex = 0;
   return text.replace(expression, (match: string, ...rest: unknown[]) => {
     // rest = [g1, g2, …, offset, whole, groups?]; index so that groups[n] is group n.

@@ -1,0 +1,55 @@
+/**
+ * The contract between the replay runner and whoever watches it (the CLI's printer, the TUI's
+ * live-run screen). The runner emits events and answers controls; it never draws anything.
+ */
+export type StepStatus = 'pending' | 'running' | 'ok' | 'failed' | 'timeout' | 'skipped' | 'guarded' | 'interrupted' | 'unknown';
+
+/** How today's step compares with what the transcript recorded. */
+export type Verdict = 'same' | 'diverged' | 'unknown';
+
+export interface StepTarget {
+  stepId: string;
+  role: string;
+  /** user@host:port as connected, never a recorded address. */
+  host: string;
+}
+
+export interface StepResult extends StepTarget {
+  status: StepStatus;
+  exitCode: number | null;
+  startedAt: number;
+  endedAt: number;
+  durationMs: number;
+  verdict: Verdict | null;
+  /** What differed, in one line, when the verdict is `diverged` (or why it is `unknown`). */
+  detail: string | null;
+}
+
+export type RunEvent =
+  | { type: 'run-started'; runId: string; mode: 'dry' | 'live'; steps: StepTarget[] }
+  | { type: 'step-started'; target: StepTarget; command: string; destructive: boolean }
+  | { type: 'guard'; target: StepTarget; satisfied: boolean }
+  | { type: 'output'; target: StepTarget; stream: 'stdout' | 'stderr'; chunk: string }
+  | { type: 'confirm'; target: StepTarget; command: string }
+  | { type: 'step-finished'; result: StepResult }
+  | { type: 'paused' }
+  | { type: 'resumed' }
+  | { type: 'run-finished'; runId: string; status: 'ok' | 'failed' | 'aborted' | 'interrupted'; diverged: number };
+
+/** Controls a watcher may use while a run goes on; each takes effect at the next safe point. */
+export interface RunController {
+  readonly runId: string;
+  subscribe(listener: (event: RunEvent) => void): () => void;
+  /** Hold before the next step starts (the running one finishes). */
+  pause(): void;
+  resume(): void;
+  /** Skip a step that has not started (or is waiting for confirmation). */
+  skip(stepId: string): void;
+  /** Run a failed step again (never automatic). */
+  retry(stepId: string): void;
+  /** Answer a destructive step's confirmation. */
+  confirm(stepId: string, approved: boolean): void;
+  /** Stop: the running step is interrupted and marked so; the run is recorded as aborted. */
+  abort(): void;
+  readonly finished: Promise<{ runId: string; status: string; diverged: number }>;
+}

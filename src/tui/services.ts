@@ -1,0 +1,151 @@
+import type { RunController } from '../replay/run/events.js';
+
+/**
+ * Everything the TUI may ask for. The TUI never touches DuckDB or ssh2: the CLI builds these
+ * services over the query and replay layers (src/cli/tui-services.ts) and hands them in. Every
+ * list that can be long is paged, so a 10,000-message session never loads whole.
+ */
+export interface SessionRow {
+  id: string;
+  agent: string;
+  title: string | null;
+  started_at: string | null;
+  ended_at: string | null;
+  messages: number;
+  tool_calls: number;
+  /** Candidates of its decision tree; null when the tree has not been derived for it. */
+  candidates: number | null;
+  parent_id: string | null;
+}
+
+/** One line of the timeline: a message, or one of its tool calls. */
+export type TimelineRow =
+  | {
+      kind: 'message';
+      index: number;
+      ordinal: number;
+      role: string;
+      created_at: string | null;
+      /** First lines of text (and reasoning), already cut to a few hundred characters. */
+      preview: string;
+      reasoning_preview: string;
+      /** How many tool calls follow it in the timeline. */
+      calls: number;
+      error: string | null;
+    }
+  | {
+      kind: 'call';
+      index: number;
+      ordinal: number;
+      call_id: string;
+      tool: string;
+      /** The command, or the tool's title/input, on one line. */
+      summary: string;
+      started_at: string | null;
+      duration_ms: number | null;
+      exit_code: number | null;
+      timed_out: boolean;
+      failed: boolean;
+      truncated: boolean;
+      /** Calls of one parallel group share it; the TUI draws them as one group. */
+      parallel_group: string | null;
+      /** Where the call sits in its parallel group, so a page boundary never breaks the drawing. */
+      parallel_position: 'first' | 'middle' | 'last' | null;
+      output_lines: number;
+    };
+
+/** A long text the pager shows a window of: a tool call's output or a message's full text. */
+export type TextTarget = { kind: 'call'; callId: string } | { kind: 'message'; ordinal: number };
+
+export interface Page<T> {
+  rows: T[];
+  /** Total rows in the whole list (for the scroll position). */
+  total: number;
+  offset: number;
+}
+
+export interface OutputPage {
+  call_id: string;
+  title: string;
+  lines: string[];
+  total_lines: number;
+  offset: number;
+}
+
+export interface TreeView {
+  session: string;
+  goal: string | null;
+  candidates: { name: string; kind: string; verdict: string; reason: string | null; evidence: { message_ordinal: number; call_id: string }[] }[];
+  pivots: { from: string; to: string; message_ordinal: number; reason: string | null }[];
+}
+
+export interface WhyView {
+  candidate: string;
+  verdict: string;
+  reason: string | null;
+  evidence: { message_ordinal: number; call_id: string; command: string; decisive_lines: string[] }[];
+  reasoning: { message_ordinal: number; text: string }[];
+}
+
+export interface TimingRow {
+  kind: string;
+  subject: string;
+  host: string | null;
+  attempt: number;
+  started_at: string | null;
+  duration_ms: number | null;
+  outcome: string;
+  bytes?: number | null;
+  mb_per_s?: number | null;
+  /** Where the attempt was made, to jump to it. */
+  message_ordinal?: number | null;
+  call_id?: string | null;
+}
+
+export interface RunRow {
+  id: string;
+  session_id: string | null;
+  plan: string | null;
+  mode: string;
+  status: string;
+  started_at: string | null;
+  ended_at: string | null;
+  steps: number;
+  diverged: number;
+}
+
+export interface RunStepRow {
+  step_id: string;
+  ordinal: number;
+  role: string;
+  host: string | null;
+  command: string;
+  status: string;
+  exit_code: number | null;
+  duration_ms: number | null;
+  verdict: string | null;
+  detail: string | null;
+  /** What the transcript recorded for this step, for the side-by-side view. */
+  recorded: { exit_code: number | null; duration_ms: number | null; output_excerpt: string | null } | null;
+}
+
+export interface TuiServices {
+  listSessions(): Promise<SessionRow[]>;
+  timeline(sessionId: string, offset: number, limit: number): Promise<Page<TimelineRow>>;
+  /** Indexes of timeline rows whose text, command or output contains `query` (case-insensitive). */
+  searchTimeline(sessionId: string, query: string): Promise<number[]>;
+  /** Index of the timeline row of a message ordinal (to jump there from evidence). */
+  timelineIndexOf(sessionId: string, messageOrdinal: number): Promise<number | null>;
+  toolOutput(sessionId: string, callId: string, offset: number, limit: number): Promise<OutputPage>;
+  /** A message's text (reasoning first), paged by line like a tool output; `call_id` is `#ordinal`. */
+  messageText(sessionId: string, ordinal: number, offset: number, limit: number): Promise<OutputPage>;
+  /** Line numbers (0-based) of a call output or message text that contain `query` (case-insensitive). */
+  searchText(sessionId: string, target: TextTarget, query: string): Promise<number[]>;
+  tree(sessionId: string): Promise<TreeView>;
+  why(sessionId: string, candidate: string): Promise<WhyView>;
+  timings(sessionId: string | null): Promise<TimingRow[]>;
+  listRuns(): Promise<RunRow[]>;
+  runSteps(runId: string): Promise<RunStepRow[]>;
+  /** Set when the TUI was opened on a live run (`retrace replay … --live --tui`). */
+  liveRun?: RunController;
+}
