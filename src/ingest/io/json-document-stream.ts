@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 
 /**
@@ -6,8 +7,8 @@ import { createReadStream } from 'node:fs';
  * `streamedKeys`, whose elements come out one at a time. Every piece carries the line it starts on.
  */
 export type JsonDocumentEvent =
-  | { kind: 'property'; key: string; text: string; line: number }
-  | { kind: 'element'; key: string; index: number; text: string; line: number }
+  | { kind: 'property'; key: string; text: string; line: number; validUtf8: boolean }
+  | { kind: 'element'; key: string; index: number; text: string; line: number; validUtf8: boolean }
   | { kind: 'error'; message: string; line: number; path: string };
 
 const QUOTE = 0x22;
@@ -22,6 +23,11 @@ const CLOSE_ARRAY = 0x5d;
 
 function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+interface Captured {
+  text: string;
+  validUtf8: boolean;
 }
 
 /** Index of `byte` at or after `from`, or the chunk's length when there is none. */
@@ -67,12 +73,12 @@ export class JsonDocumentScanner {
       this.captured = [];
       this.captureStartLine = this.line;
     };
-    const finishCapture = (until: number): string => {
+    const finishCapture = (until: number): { text: string; validUtf8: boolean } => {
       if (captureFrom >= 0) this.captured.push(chunk.subarray(captureFrom, until));
       captureFrom = -1;
-      const text = Buffer.concat(this.captured).toString('utf8');
+      const bytes = Buffer.concat(this.captured);
       this.captured = [];
-      return text;
+      return { text: bytes.toString('utf8'), validUtf8: isUtf8(bytes) };
     };
     if (this.phase === 'in-value' || this.phase === 'in-element') captureFrom = 0;
     let keyFrom = this.phase === 'in-key' ? 0 : -1;
@@ -234,20 +240,20 @@ export class JsonDocumentScanner {
 
   private stringScalar = false;
 
-  private endScalarIfString(events: JsonDocumentEvent[], finish: (until: number) => string, until: number): void {
+  private endScalarIfString(events: JsonDocumentEvent[], finish: (until: number) => Captured, until: number): void {
     if (!this.stringScalar) return;
     this.stringScalar = false;
     this.emitCaptured(events, finish(until));
   }
 
-  private emitCaptured(events: JsonDocumentEvent[], text: string): void {
+  private emitCaptured(events: JsonDocumentEvent[], { text, validUtf8 }: Captured): void {
     this.scalarOpen = false;
     if (this.phase === 'in-element') {
-      events.push({ kind: 'element', key: this.key, index: this.elementIndex, text, line: this.captureStartLine });
+      events.push({ kind: 'element', key: this.key, index: this.elementIndex, text, line: this.captureStartLine, validUtf8 });
       this.elementIndex += 1;
       this.phase = 'after-element';
     } else {
-      events.push({ kind: 'property', key: this.key, text, line: this.captureStartLine });
+      events.push({ kind: 'property', key: this.key, text, line: this.captureStartLine, validUtf8 });
       this.phase = 'after-value';
     }
   }

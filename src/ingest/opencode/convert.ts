@@ -100,7 +100,17 @@ export class OpencodeSessionBuilder {
     return [];
   }
 
+  /** One message and its parts; a message too deeply nested to handle is reported, never fatal. */
   addMessage(raw: RawMessage, location: Location): IngestItem[] {
+    try {
+      return this.convertMessage(raw, location);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      return [{ kind: 'problem', message: `message skipped: its JSON is nested too deeply (${error.message})`, location }];
+    }
+  }
+
+  private convertMessage(raw: RawMessage, location: Location): IngestItem[] {
     const parsedInfo = messageInfoSchema.safeParse(raw.info);
     if (!parsedInfo.success) {
       return [{ kind: 'problem', message: `message info: ${describeIssues(parsedInfo.error)}`, location }];

@@ -32,6 +32,9 @@ export async function* readOpencodeExport(file: string): AsyncGenerator<IngestIt
     const path = event.kind === 'element' ? `$.${event.key}[${event.index}]` : `$.${event.key}`;
     const location = { file, line: event.line, path };
     if (event.kind === 'property' && event.key !== 'info') continue;
+    if (!event.validUtf8) {
+      yield { kind: 'problem', message: 'not valid UTF-8: the bad bytes were replaced with U+FFFD and the rest kept', location };
+    }
     const parsed = parseJson(event.text);
     if ('error' in parsed) {
       yield { kind: 'problem', message: `invalid JSON: ${parsed.error}`, location };

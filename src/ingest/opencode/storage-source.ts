@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hashStrings } from '../io/hash.js';
@@ -20,7 +21,9 @@ async function listJson(dir: string): Promise<string[]> {
 
 async function readJson(file: string): Promise<{ value: unknown } | { error: string }> {
   try {
-    return { value: JSON.parse(await readFile(file, 'utf8')) as unknown };
+    const bytes = await readFile(file);
+    if (!isUtf8(bytes)) return { error: 'not valid UTF-8' };
+    return { value: JSON.parse(bytes.toString('utf8')) as unknown };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }

@@ -7,6 +7,7 @@ export function redactJsonText(text: string | null, counts: RedactionCounts): st
   try {
     return JSON.stringify(redactValue(JSON.parse(text), counts));
   } catch {
+    // Not JSON after all, or nested too deeply to walk: redact the text itself.
     return redactText(text, counts);
   }
 }
