@@ -1,3 +1,4 @@
+import { StoreError } from '../store/errors.js';
 import { readSourceState } from '../store/sources.js';
 import { SourceWriter, type SourceState, type WriteMode } from '../store/source-writer.js';
 import type { Database } from '../store/database.js';
@@ -47,6 +48,8 @@ export interface IngestSummary {
   skipped_unchanged: number;
   resumed: number;
   failed_sources: number;
+  /** Of the failed sources, those the store could not take (a full disk): not the input's fault. */
+  store_failures: number;
   unknown_records: number;
   unknown_fields: Record<string, number>;
   errors: IngestError[];
@@ -65,6 +68,7 @@ export function emptySummary(): IngestSummary {
     skipped_unchanged: 0,
     resumed: 0,
     failed_sources: 0,
+    store_failures: 0,
     unknown_records: 0,
     unknown_fields: {},
     errors: [],
@@ -200,6 +204,7 @@ export async function ingestSources(
     } catch (error) {
       await writer?.rollback();
       summary.failed_sources += 1;
+      if (error instanceof StoreError) summary.store_failures += 1;
       const message = error instanceof Error ? error.message : String(error);
       summary.errors.push({ file: source.path, line: null, path: null, message: `not ingested: ${message}` });
     }

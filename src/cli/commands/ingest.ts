@@ -22,8 +22,12 @@ export interface IngestCommandOptions {
 
 export const FORMAT_CHOICES: readonly FormatChoice[] = ['auto', 'opencode', 'claude', 'codex'];
 
-/** Exit status per the contract: 2 nothing could be read, 1 some sources had problems, 0 clean. */
+/**
+ * Exit status per the contract: 2 nothing could be read (bad input or usage), 1 the job failed
+ * in part (some sources had problems, or the store could not take them), 0 clean.
+ */
 export function ingestExitCode(summary: IngestSummary, sourcesFound: number): number {
+  if (summary.store_failures > 0) return EXIT.failed;
   if (summary.sources + summary.skipped_unchanged === 0 && (sourcesFound === 0 || summary.failed_sources === sourcesFound)) {
     return EXIT.usage;
   }
@@ -92,7 +96,8 @@ function printSummary(summary: IngestSummary, found: number, dbPath: string, ela
   }
   if (summary.errors.length > 0) {
     output.line();
-    output.line(`Problems (${summary.errors.length}); everything else was ingested:`);
+    const rest = summary.sources + summary.skipped_unchanged > 0 ? '; everything else was ingested' : '';
+    output.line(`Problems (${summary.errors.length})${rest}:`);
     for (const error of summary.errors.slice(0, 20)) {
       const where = [error.file, error.line ?? undefined].filter((v) => v !== undefined).join(':');
       output.line(`  ${where}${error.path ? ` ${error.path}` : ''}: ${error.message}`);
