@@ -1,0 +1,75 @@
+// Every bash command of the bundled sample session, run through a real ssh login on the test
+// hosts, must get the answer the transcript recorded (same exit code, same lines once clock
+// times, ids and HOME are masked). This keeps the simulated toolset and the sample in step.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestHosts, type TestHosts } from '../ssh/harness.js';
+import { normalizeOutput, readRecordedCommands } from './recorded-commands.js';
+
+const SESSIONS_DIR = fileURLToPath(new URL('../../sessions', import.meta.url));
+const samplePath = readdirSync(SESSIONS_DIR)
+  .filter((name) => name.startsWith('ses_') && name.endsWith('.json'))
+  .map((name) => join(SESSIONS_DIR, name))[0];
+if (!samplePath) throw new Error(`no sample session (ses_*.json) in ${SESSIONS_DIR}`);
+const commands = await readRecordedCommands(samplePath);
+
+// Where the simulation says less than the recording, on purpose. `command` guards against the
+// sample changing under this list.
+const KNOWN_DIFFERENCES: Record<number, { command: string; reason: string; expected: string[] }> = {
+  35: {
+    command: 'tail -n 6 /tmp/vllm-serve.log',
+    reason: 'how many shards are loaded at that moment depends on timing',
+    expected: ['Loading safetensors checkpoint shards:'],
+  },
+  38: {
+    command: 'cat /tmp/vllm-serve.log',
+    reason: 'the simulated serve log is a short version of the real 50 KB one',
+    expected: [
+      'vLLM API server version 0.17.0rc1.dev58+g9a3e6c1f2',
+      'Resolved architecture: Qwen3_5MoeForConditionalGeneration',
+      'Connected to Ray cluster. Nodes: 2, GPUs: 2.',
+      '(APIServer pid=1187) INFO:     Application startup complete.',
+    ],
+  },
+};
+
+describe(`the sample session's commands on the simulated Sparks (${commands.length} commands)`, () => {
+  let hosts: TestHosts;
+
+  beforeAll(async () => {
+    // The recorded `sleep 60` and `sleep 480` take 0.3 s and 2.4 s; the model loads in 1 s.
+    hosts = await startTestHosts({ sessionEnv: { SPARK_SIM_SLEEP_SCALE: '0.005', SPARK_SIM_LOAD_SECONDS: '1' } });
+  });
+
+  afterAll(async () => {
+    await hosts?.stop();
+  });
+
+  it('has the shape this test expects', () => {
+    expect(commands.length).toBeGreaterThan(30);
+    for (const [ordinal, difference] of Object.entries(KNOWN_DIFFERENCES)) {
+      expect(commands[Number(ordinal) - 1]?.remote).toContain(difference.command);
+    }
+  });
+
+  it.each(commands)('#$ordinal on the $role: $remote', ({ ordinal, role, remote, exit, output }) => {
+    // A command the bash tool killed has no recorded outcome to compare with.
+    if (exit === null) return;
+    const result = spawnSync('ssh', ['-F', hosts.sshConfigPath, '-o', 'BatchMode=yes', `spark-${role}`, remote], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(exit);
+    const ours = normalizeOutput(result.stdout + result.stderr, hosts.host(role).homeDir);
+    const difference = KNOWN_DIFFERENCES[ordinal];
+    if (difference) {
+      for (const text of difference.expected) expect(ours.join('\n')).toContain(text);
+      return;
+    }
+    const missing = normalizeOutput(output, '/home/aurora').filter((line) => !ours.includes(line));
+    expect(missing).toEqual([]);
+  });
+});
