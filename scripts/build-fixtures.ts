@@ -859,7 +859,7 @@ function claudeSessionA(): ClaudeOutput[] {
       {
         kind: 'image',
         name: 'nvcr.io/nvidia/vllm:25.10-py3',
-        verdict: 'abandoned',
+        verdict: 'untested',
         reason: 'catalog check: release notes still list the Spark as preview, no sm_121 claim; never pulled',
         evidence: { callId: taskId, excerpt: 'Spark still "preview", no sm_121 claim' },
         reasonExcerpt: '25.11 is the first tag whose notes claim GB10 support',
@@ -1024,7 +1024,7 @@ function claudeSessionB(): ClaudeOutput[] {
       {
         kind: 'image',
         name: 'vllm/vllm-openai:v0.10.1',
-        verdict: 'abandoned',
+        verdict: 'untested',
         reason: 'research says the upstream tag is published for linux/amd64 only; never pulled',
         evidence: { callId: taskId, excerpt: 'is published for linux/amd64 only' },
         reasonExcerpt: 'Docker Hub lists amd64 only; would not run here',

@@ -20,7 +20,7 @@ interface ReleasedCall {
 /** How many messages may wait behind an unanswered call before they are written anyway. */
 const DEFAULT_MAX_HELD = 1000;
 /** How many released-but-unanswered calls are remembered for a result that comes late. */
-const MAX_RELEASED = 10_000;
+const MAX_RELEASED = 1000;
 
 /**
  * Holds the messages of a JSONL transcript until they are complete: a message is written once no

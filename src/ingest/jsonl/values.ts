@@ -1,4 +1,5 @@
 import type { ToolCallRecord } from '../model.js';
+import { isJsonObject } from './parse-line.js';
 
 /** Epoch milliseconds of an ISO-8601 timestamp, or null when absent or unreadable. */
 export function timeOf(value: unknown): number | null {
@@ -82,10 +83,15 @@ export function issuedCall(fields: {
   };
 }
 
+/** A call's `extra` as an object (adapters only ever write objects there). */
+export function extraOf(call: ToolCallRecord): Record<string, unknown> {
+  const value: unknown = call.extra ? JSON.parse(call.extra) : null;
+  return isJsonObject(value) ? value : {};
+}
+
 /** Adds fields to a call's `extra` JSON object. */
 export function withExtra(call: ToolCallRecord, fields: Record<string, unknown>): ToolCallRecord {
-  const current = call.extra ? (JSON.parse(call.extra) as Record<string, unknown>) : {};
-  return { ...call, extra: extraJson({ ...current, ...fields }) };
+  return { ...call, extra: extraJson({ ...extraOf(call), ...fields }) };
 }
 
 /** Milliseconds between two timestamps, when both are known. */

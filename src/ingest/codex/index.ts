@@ -1,0 +1,35 @@
+import type { Adapter, FileHead } from '../adapter.js';
+import { detectJsonlHead } from '../jsonl/head-lines.js';
+import { jsonlSource } from '../jsonl/jsonl-source.js';
+import type { SourceFormat } from '../model.js';
+import type { Source } from '../source.js';
+import { CodexConverter } from './convert.js';
+import { CODEX_HEAD } from './detect.js';
+import { codexSessionsDir } from './paths.js';
+import { codexResumeContext } from './resume-context.js';
+
+/** One Codex rollout (`.jsonl`, appendable; or `.jsonl.zst`, read whole) as a source. */
+export function codexSource(path: string): Promise<Source> {
+  return jsonlSource(path, 'codex-jsonl', async ({ file, resume }) =>
+    // Resuming mid-file: the thread's identity is on line 1, the model and prompt of the turn just before.
+    new CodexConverter({ file, resumed: resume ? await codexResumeContext(file, resume) : null }),
+  );
+}
+
+export const codexAdapter: Adapter = {
+  agent: 'codex',
+  formats: ['codex-jsonl'],
+
+  detect(head: FileHead): SourceFormat | null {
+    if (head.sqlite) return null;
+    return detectJsonlHead(head.text, CODEX_HEAD) ? 'codex-jsonl' : null;
+  },
+
+  async sourcesForFile(path: string): Promise<Source[]> {
+    return [await codexSource(path)];
+  },
+
+  defaultLocations(env, home) {
+    return [codexSessionsDir(env, home)];
+  },
+};
