@@ -54,6 +54,10 @@ export async function resolveSession(db: Database, reference: string): Promise<S
     [reference, reference],
   );
   if (rows.length === 1) return toSummary(rows[0] as Row);
+  // A replay is stored as a session titled "replay of <title>": a reference that names both the
+  // recorded session and its replays means the recorded one.
+  const recorded = rows.filter((row) => row['agent'] !== 'retrace');
+  if (recorded.length === 1 && rows.length > 1) return toSummary(recorded[0] as Row);
   if (rows.length === 0) {
     throw new SessionLookupError(`no session matches "${reference}" (an id, an id prefix or a title substring); see \`retrace sessions\``);
   }

@@ -1,0 +1,85 @@
+import { Option, type Command } from 'commander';
+import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
+import { resolveDbPath } from '../db-path.js';
+import { renderTable } from '../format/table.js';
+import { formatBytes, formatDuration } from '../format/units.js';
+import type { Output } from '../output.js';
+import { withDerivedStore } from '../../query/derive.js';
+import { resolveSession } from '../../query/session-queries.js';
+import { attemptTimings, TIMING_KINDS, type TimingKindChoice, type TimingRow } from '../../query/timings.js';
+
+const KIND_CHOICES: readonly TimingKindChoice[] = [...TIMING_KINDS, 'all'];
+/** A terminal table past this many rows helps nobody; --json has them all. */
+const MAX_TEXT_ROWS = 1000;
+
+function renderTimings(rows: readonly TimingRow[], output: Output): void {
+  let previous = '';
+  const table: Record<string, unknown>[] = [];
+  for (const row of rows) {
+    const group = `${row.session}\u0000${row.kind}\u0000${row.subject}\u0000${row.host}`;
+    const first = group !== previous;
+    previous = group;
+    table.push({
+      kind: first ? row.kind : '',
+      subject: first ? row.subject : '',
+      host: first ? (row.host ?? 'local') : '',
+      attempt: row.attempt,
+      started: row.started_at?.replace('T', ' ').slice(0, 19) ?? '',
+      duration: formatDuration(row.duration_ms),
+      outcome: row.outcome,
+      size: row.bytes !== undefined ? formatBytes(row.bytes) : '',
+      'MB/s': row.mb_per_s ?? '',
+      at: `#${row.message_ordinal}`,
+    });
+  }
+  output.line(renderTable(['kind', 'subject', 'host', 'attempt', 'started', 'duration', 'outcome', 'size', 'MB/s', 'at'], table, {
+    maxCellWidth: 48,
+    alignRight: new Set(['attempt', 'duration', 'size', 'MB/s']),
+  }));
+}
+
+export async function timingsCommand(options: { db: string; kind: TimingKindChoice; session?: string; json: boolean }, output: Output): Promise<number> {
+  let sessionId: string | undefined;
+  return withDerivedStore(
+    options.db,
+    async (db) => {
+      if (!options.session) return null;
+      sessionId = (await resolveSession(db, options.session)).id;
+      return [sessionId];
+    },
+    async (db) => {
+      const rows = await attemptTimings(db, { kind: options.kind, sessionId });
+      if (options.json) {
+        output.json({ kind: options.kind, session: sessionId ?? null, attempts: rows });
+        return 0;
+      }
+      if (rows.length === 0) {
+        output.line(`No ${options.kind === 'all' ? 'pulls, downloads or probes' : `${options.kind}s`} recorded${sessionId ? ` in ${sessionId}` : ''}.`);
+        return 0;
+      }
+      const shown = rows.slice(0, MAX_TEXT_ROWS);
+      renderTimings(shown, output);
+      if (rows.length > shown.length) output.line(`… ${rows.length - shown.length} more attempts: narrow with --session or --kind, or read them all with --json`);
+      return 0;
+    },
+  );
+}
+
+export function registerTimingsCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('timings')
+    .summary('how long pulls, downloads and probes took; timeouts and retries')
+    .description(
+      'One row per attempt at an image pull, a weight download or a probe: subject, host, attempt number ' +
+        '(retries of the same subject on the same host are grouped and numbered), start, duration, outcome ' +
+        '(ok, failed, timeout, unknown), and bytes and MB/s when the output says how much was moved.',
+    )
+    .addOption(new Option('--kind <kind>', 'which steps').choices(KIND_CHOICES as string[]).default('all'))
+    .option('--session <session>', 'only this session (an id, an id prefix, or a title substring)')
+    .option('--db <file>', DB_OPTION_HELP)
+    .option('--json', 'print {kind, session, attempts:[{kind, subject, host, attempt, started_at, duration_ms, outcome, bytes?, mb_per_s?, …}]}')
+    .addHelpText('after', examples(['retrace timings --kind pull', 'retrace timings --kind download --session qwen', 'retrace timings --json | jq \'.attempts[] | select(.outcome == "timeout")\'']))
+    .action(async (opts: { db?: string; kind: TimingKindChoice; session?: string; json?: boolean }) => {
+      ctx.setExitCode(await timingsCommand({ db: resolveDbPath(opts.db), kind: opts.kind, session: opts.session, json: Boolean(opts.json) }, ctx.output));
+    });
+}

@@ -1,0 +1,94 @@
+import type { ParsedCommand, Place } from '../shell/index.js';
+import { commandText } from '../shell/index.js';
+import type { ActionKind } from './kinds.js';
+import { applyRules } from './rules.js';
+import type { CommandView, RuleMatch } from './view.js';
+
+/**
+ * Classifies the commands of one tool call: ssh and `bash -c` are transparent, `docker run` and
+ * `docker exec` take their meaning from the command they carry, `$( … )` substitutions are
+ * classified too (the health check inside `until [ "$(curl …)" = 200 ]`).
+ */
+export interface ClassifiedCommand {
+  command: ParsedCommand;
+  match: RuleMatch;
+  /** Where the action happened: inside the container for `docker run` / `docker exec`. */
+  place: Place;
+}
+
+function placeOf(command: ParsedCommand): Place {
+  const carried = command.children.find((child) => child.via !== 'substitution');
+  if (command.carrier === 'docker exec' || command.carrier === 'kubectl exec') return carried?.place ?? command.place;
+  if (command.dockerRun) return { ...command.place, container: command.dockerRun.name, image: command.dockerRun.image };
+  return command.place;
+}
+
+/** When a carrier holds several actions, the one that says most about the deployment speaks for it. */
+const SIGNIFICANCE: readonly ActionKind[] = ['serve', 'cluster', 'probe', 'download', 'pull', 'install', 'health', 'start', 'stop', 'build', 'fetch', 'search', 'inspect', 'other'];
+
+function mostSignificant(found: readonly ClassifiedCommand[]): RuleMatch | null {
+  let best: RuleMatch | null = null;
+  for (const { match } of found) {
+    if (!best || SIGNIFICANCE.indexOf(match.kind) < SIGNIFICANCE.indexOf(best.kind)) best = match;
+  }
+  return best;
+}
+
+function viewOf(command: ParsedCommand, tool: string, input: string, inner: RuleMatch | null): CommandView {
+  return {
+    tool,
+    input,
+    program: command.program,
+    argv: command.argv,
+    args: command.argv.slice(1),
+    text: commandText(command.argv),
+    env: command.env,
+    pythonBody: command.pythonBody,
+    pipelinePosition: command.pipelinePosition,
+    dockerRun: command.dockerRun,
+    carrier: command.carrier,
+    execContainer: command.carrier === 'docker exec' || command.carrier === 'kubectl exec' ? (command.children.find((c) => c.via !== 'substitution')?.place.container ?? null) : null,
+    inner,
+  };
+}
+
+export function classifyCommands(commands: readonly ParsedCommand[], tool: string, input = '{}'): ClassifiedCommand[] {
+  const found: ClassifiedCommand[] = [];
+  const visit = (command: ParsedCommand): void => {
+    const substitutions = command.children.filter((child) => child.via === 'substitution');
+    const carried = command.children.filter((child) => child.via !== 'substitution');
+    if (command.carrier === 'ssh' || command.carrier === 'shell') {
+      for (const child of command.children) visit(child);
+      return;
+    }
+    let inner: RuleMatch | null = null;
+    if (command.carrier !== null) {
+      inner = mostSignificant(classifyCommands(carried, tool, input));
+    }
+    const match = applyRules(viewOf(command, tool, input, inner));
+    if (match) found.push({ command, match, place: placeOf(command) });
+    for (const child of substitutions) visit(child);
+  };
+  for (const command of commands) visit(command);
+  return found;
+}
+
+/** A tool call that ran no shell command (web search, fetch…): classified by the tool alone. */
+export function classifyTool(tool: string, input: string): RuleMatch | null {
+  const empty: CommandView = {
+    tool,
+    input,
+    program: '',
+    argv: [],
+    args: [],
+    text: '',
+    env: {},
+    pythonBody: null,
+    pipelinePosition: 0,
+    dockerRun: null,
+    carrier: null,
+    execContainer: null,
+    inner: null,
+  };
+  return applyRules(empty);
+}

@@ -1,0 +1,102 @@
+import type { VersionFact } from './facts.js';
+import type { ActionKind, Outcome } from './kinds.js';
+import type { SignatureHit } from './signatures.js';
+
+/**
+ * What came of an action: the exit code and timeout the transcript recorded, read together with
+ * the output's signatures. Positive and negative probe answers are outcomes too.
+ */
+export interface RunFacts {
+  exitCode: number | null;
+  timedOut: boolean;
+  /** The tool's own status (`completed`, `error`). */
+  status: string | null;
+  output: string | null;
+  /** Whether the exit code belongs to this action (it is the last one the call ran), or to a later one. */
+  ownsExit: boolean;
+  background: boolean;
+}
+
+export interface HealthReading {
+  ok: boolean;
+  label: string;
+  line: string;
+}
+
+/** What a health check's output says: an HTTP code, a model list, an answered completion. */
+export function readHealth(output: string | null): HealthReading | null {
+  if (!output) return null;
+  const models = /"object"\s*:\s*"list"/.test(output) ? /"id"\s*:\s*"([^"]+)"/.exec(output) : null;
+  if (models) return { ok: true, label: `model listed: ${models[1] as string}`, line: `"id": "${models[1] as string}"` };
+  if (/"choices"\s*:\s*\[/.test(output)) {
+    const content = /"(?:content|text)"\s*:\s*"((?:[^"\\]|\\.){0,60})/.exec(output);
+    return { ok: true, label: content ? `completion answered "${content[1] as string}"` : 'completion answered', line: content?.[0] ?? '"choices": […]' };
+  }
+  const code = /^\s*(?:health:?\s*|HTTP\/[\d.]+\s+|status:?\s*)?(\d{3})\b\s*$/im.exec(output) ?? /HTTP\/[\d.]+ (\d{3})/.exec(output);
+  if (code) {
+    const value = code[1] as string;
+    return { ok: /^2\d\d$/.test(value), label: `health ${value}`, line: code[0].trim() };
+  }
+  if (/"error"\s*:/.test(output)) return { ok: false, label: 'error response', line: /"error"\s*:[^\n]{0,80}/.exec(output)?.[0] ?? '' };
+  return null;
+}
+
+export function decideOutcome(kind: ActionKind, run: RunFacts, hits: readonly SignatureHit[]): Outcome {
+  if (run.timedOut || hits.some((h) => h.effect === 'timeout')) return 'timeout';
+  const decisive = hits.filter((h) => h.decisive);
+  const exit = run.ownsExit ? run.exitCode : null;
+  const failedExit = exit !== null && exit !== 0;
+  const noRecord = run.exitCode === null && !run.output && run.status !== 'error' && run.status !== 'completed';
+  if (kind === 'probe') {
+    if (decisive.some((h) => h.effect === 'negative' || h.effect === 'failure')) return 'negative';
+    if (failedExit) return 'negative';
+    if (decisive.some((h) => h.effect === 'positive')) return 'positive';
+    if (exit === 0 || (run.exitCode === null && run.status === 'completed' && run.output)) return 'positive';
+    return noRecord ? 'unknown' : run.ownsExit ? 'unknown' : 'positive';
+  }
+  if (kind === 'health') {
+    const reading = readHealth(run.output);
+    if (reading) return reading.ok ? 'ok' : 'failed';
+    if (failedExit || decisive.some((h) => h.effect === 'failure')) return 'failed';
+    return exit === 0 ? 'ok' : 'unknown';
+  }
+  if (decisive.some((h) => h.effect === 'failure' || h.effect === 'negative')) return 'failed';
+  if (failedExit || (run.ownsExit && run.status === 'error')) return 'failed';
+  if (decisive.some((h) => h.effect === 'success' || h.effect === 'ready')) return 'ok';
+  if (exit === 0) return 'ok';
+  if (!run.ownsExit) return 'ok';
+  if (run.exitCode === null && run.status === 'completed' && kind !== 'pull' && kind !== 'download') return 'ok';
+  return 'unknown';
+}
+
+const SIZE_UNITS: Record<string, number> = { K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4, P: 1024 ** 5 };
+const DECIMAL_UNITS: Record<string, number> = { KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 1024, MIB: 1024 ** 2, GIB: 1024 ** 3, TIB: 1024 ** 4 };
+
+/** Bytes moved, when the output says: `du -sh` (`119G\t/path`), rsync totals, "Downloaded 12.3 GB". */
+export function readBytes(output: string | null): number | null {
+  if (!output) return null;
+  let best: number | null = null;
+  const consider = (value: number): void => {
+    if (Number.isFinite(value) && value > 0 && (best === null || value > best)) best = value;
+  };
+  for (const match of output.matchAll(/^\s*(\d+(?:\.\d+)?)([KMGTP])\s+[/~.]/gm)) consider(Number(match[1]) * (SIZE_UNITS[match[2] as string] ?? 1));
+  for (const match of output.matchAll(/^\s*([\d,]{4,})\s+100%/gm)) consider(Number((match[1] as string).replace(/,/g, '')));
+  for (const match of output.matchAll(/(?:downloaded|fetched|transferred|total)[^\n\d]{0,20}(\d+(?:\.\d+)?)\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\b/gi)) {
+    consider(Number(match[1]) * (DECIMAL_UNITS[(match[2] as string).toUpperCase()] ?? 1));
+  }
+  return best;
+}
+
+/** The lines worth showing for an action: its signatures, its version facts, its health reading. */
+export function evidenceLines(hits: readonly SignatureHit[], facts: readonly VersionFact[], health: HealthReading | null, max = 12): string[] {
+  const lines: string[] = [];
+  const add = (line: string): void => {
+    const clipped = line.length > 200 ? `${line.slice(0, 199)}…` : line;
+    if (clipped && !lines.includes(clipped)) lines.push(clipped);
+  };
+  for (const fact of facts) add(fact.line);
+  for (const hit of hits) if (hit.decisive) add(hit.line);
+  for (const hit of hits) if (!hit.decisive) add(hit.line);
+  if (health) add(health.line);
+  return lines.slice(0, max);
+}

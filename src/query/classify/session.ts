@@ -1,0 +1,191 @@
+import { commandText, flattenCommands, numberCommands, parseCommandLine, type CommandRow } from '../shell/index.js';
+import { classifyCommands, classifyTool } from './classify-call.js';
+import { ContainerMap } from './containers.js';
+import { extractFacts, type VersionFact } from './facts.js';
+import type { ActionKind, Outcome } from './kinds.js';
+import { imageDisplayName } from './names.js';
+import { decideOutcome, evidenceLines, readBytes, readHealth } from './outcome.js';
+import { scanSignatures, type SignatureHit } from './signatures.js';
+import type { RuleMatch, SubjectKind } from './view.js';
+
+/**
+ * A session's tool calls → its `commands` rows and `actions`, in order. Sequential because
+ * meaning accumulates: a container started by `docker run --name X IMAGE` (or listed by
+ * `docker ps`) tells what image a later `docker exec X …` probes; a `write_stdin` poll finishes the
+ * command an earlier call left running.
+ */
+export interface CallRecord {
+  callId: string;
+  messageOrdinal: number;
+  tool: string;
+  status: string | null;
+  input: string;
+  command: string | null;
+  output: string | null;
+  startedAt: number | null;
+  durationMs: number | null;
+  exitCode: number | null;
+  timedOut: boolean;
+}
+
+export interface CommandRecord extends CommandRow {
+  callId: string;
+  messageOrdinal: number;
+}
+
+export interface ActionRecord {
+  seq: number;
+  callId: string;
+  messageOrdinal: number;
+  commandSeq: number | null;
+  tool: string;
+  kind: ActionKind;
+  rule: string;
+  subject: string | null;
+  subjectKind: SubjectKind | null;
+  image: string | null;
+  model: string | null;
+  service: string | null;
+  container: string | null;
+  framework: string | null;
+  config: string | null;
+  packages: string[];
+  host: string | null;
+  user: string | null;
+  port: number | null;
+  targetHost: string | null;
+  startedAt: number | null;
+  durationMs: number | null;
+  exitCode: number | null;
+  timedOut: boolean;
+  background: boolean;
+  outcome: Outcome;
+  hits: SignatureHit[];
+  facts: VersionFact[];
+  evidence: string[];
+  /** For health checks: what the response showed (`health 200`, `model listed: X`, `completion answered "391"`). */
+  reading: string | null;
+  command: string;
+  bytes: number | null;
+  /** The call this one finishes (a `write_stdin` poll of a command left running). */
+  continues: string | null;
+  /** Left running and finished by a later call, which carries the result. */
+  superseded: boolean;
+}
+
+export interface ClassifiedSession {
+  commands: CommandRecord[];
+  actions: ActionRecord[];
+}
+
+const FACT_KINDS: ReadonlySet<ActionKind> = new Set(['probe', 'serve', 'start', 'cluster', 'inspect', 'health']);
+const CONTINUATION_TOOL = /^(?:write_stdin|send_input|read_output|poll|bash_output|BashOutput)$/;
+const RUNNING = /Process running with session ID (\d+)/;
+
+function continuationTarget(call: CallRecord): string | null {
+  if (!CONTINUATION_TOOL.test(call.tool)) return null;
+  const match = /"session_id"\s*:\s*"?(\w+)|"(?:bash_id|shell_id)"\s*:\s*"(\w+)"/.exec(call.input);
+  return match ? ((match[1] ?? match[2]) as string) : null;
+}
+
+export function classifySession(calls: readonly CallRecord[]): ClassifiedSession {
+  const commands: CommandRecord[] = [];
+  const actions: ActionRecord[] = [];
+  const containers = new ContainerMap();
+  const running = new Map<string, { call: CallRecord; actions: ActionRecord[] }>();
+
+  const emit = (call: CallRecord, match: RuleMatch, place: { host: string | null; user: string | null; container: string | null; image: string | null }, extra: {
+    commandSeq: number | null; command: string; ownsExit: boolean; background: boolean;
+  }): ActionRecord => {
+    const hits = scanSignatures(call.output, match.kind);
+    const facts = FACT_KINDS.has(match.kind) ? extractFacts(call.output) : [];
+    const health = match.kind === 'health' ? readHealth(call.output) : null;
+    const image = match.image ?? place.image ?? (place.container ? containers.imageOf(place.host, place.container) : null);
+    const action: ActionRecord = {
+      seq: actions.length,
+      callId: call.callId,
+      messageOrdinal: call.messageOrdinal,
+      commandSeq: extra.commandSeq,
+      tool: call.tool,
+      kind: match.kind,
+      rule: match.rule,
+      subject: match.subjectKind === 'container' && image && (match.kind === 'probe' || match.kind === 'serve') ? imageDisplayName(image) : match.subject,
+      subjectKind: match.subjectKind === 'container' && image && (match.kind === 'probe' || match.kind === 'serve') ? 'image' : match.subjectKind,
+      image,
+      model: match.model ?? null,
+      service: match.service ?? null,
+      container: place.container ?? (match.subjectKind === 'container' ? match.subject : null),
+      framework: match.framework ?? null,
+      config: match.config ?? null,
+      packages: match.packages ?? [],
+      host: place.host,
+      user: place.user,
+      port: match.port ?? null,
+      targetHost: match.targetHost ?? null,
+      startedAt: call.startedAt,
+      durationMs: call.durationMs,
+      exitCode: call.exitCode,
+      timedOut: call.timedOut,
+      background: extra.background,
+      outcome: decideOutcome(match.kind, { exitCode: call.exitCode, timedOut: call.timedOut, status: call.status, output: call.output, ownsExit: extra.ownsExit, background: extra.background }, hits),
+      hits,
+      facts,
+      evidence: evidenceLines(hits, facts, health),
+      reading: health?.label ?? null,
+      command: extra.command,
+      bytes: match.kind === 'download' || match.kind === 'pull' ? readBytes(call.output) : null,
+      continues: null,
+      superseded: false,
+    };
+    actions.push(action);
+    return action;
+  };
+
+  for (const call of calls) {
+    const target = continuationTarget(call);
+    const resumed = target ? running.get(target) : undefined;
+    if (resumed) {
+      for (const earlier of resumed.actions) {
+        earlier.superseded = true;
+        const finished = emit(call, { ...earlier, kind: earlier.kind, rule: earlier.rule }, earlier, { commandSeq: null, command: earlier.command, ownsExit: true, background: false });
+        finished.continues = resumed.call.callId;
+        finished.startedAt = resumed.call.startedAt ?? call.startedAt;
+        finished.durationMs = (resumed.call.durationMs ?? 0) + (call.durationMs ?? 0);
+        finished.port = earlier.port;
+        finished.targetHost = earlier.targetHost;
+      }
+      continue;
+    }
+    if (call.command === null || call.command.trim() === '') {
+      const match = classifyTool(call.tool, call.input);
+      if (match) emit(call, match, { host: null, user: null, container: null, image: null }, { commandSeq: null, command: match.subject ?? call.tool, ownsExit: true, background: false });
+      continue;
+    }
+    const parsed = parseCommandLine(call.command);
+    const seqOf = numberCommands(parsed);
+    for (const row of flattenCommands(parsed)) commands.push({ ...row, callId: call.callId, messageOrdinal: call.messageOrdinal });
+    const classified = classifyCommands(parsed, call.tool, call.input);
+    const emitted: ActionRecord[] = [];
+    classified.forEach(({ command, match, place }, index) => {
+      const last = index === classified.length - 1;
+      emitted.push(emit(call, match, place, {
+        commandSeq: seqOf.get(command) ?? null,
+        command: displayText(command.argv),
+        ownsExit: last || command.connector === '||',
+        background: command.background || Boolean(command.dockerRun?.detached) || command.children.some((c) => c.background),
+      }));
+    });
+    containers.learn(classified, call);
+    const stillRunning = call.output ? RUNNING.exec(call.output) : null;
+    if (stillRunning && emitted.length > 0) {
+      for (const action of emitted) action.outcome = 'unknown';
+      running.set(stillRunning[1] as string, { call, actions: emitted });
+    }
+  }
+  return { commands, actions };
+}
+
+function displayText(argv: readonly string[]): string {
+  const text = commandText(argv);
+  return text.length > 400 ? `${text.slice(0, 399)}…` : text;
+}

@@ -1,0 +1,139 @@
+import { FRAMEWORKS, frameworkIn, imageDisplayName, imageRepository, looksLikeModelId, parseImageRef } from '../classify/index.js';
+import { sentences } from './text.js';
+import type { CandidateKind } from './types.js';
+
+/**
+ * Leads: what the assistant names as something to try. Two shapes are recognised in its prose
+ * (and in the reports its subagents return): image or repository references
+ * (`lmsysorg/sglang:dev-cu13`, `nvcr.io/nvidia/vllm:25.12-py3`, `owner/repo` next to "image",
+ * "build", "from source") and descriptive phrases around a framework name ("an NGC vLLM nightly").
+ */
+export interface LeadMention {
+  ordinal: number;
+  /** What the text says right after the name: "(nightly, unverified on arm64)", "— vLLM 0.10.2; …". */
+  remark: string | null;
+}
+
+export interface Lead {
+  name: string;
+  kind: CandidateKind;
+  framework: string | null;
+  /** Set for image references: the repository, for matching untagged mentions to tried tags. */
+  repository: string | null;
+  tagged: boolean;
+  /** Words of a descriptive lead that a tried image must also show to be the same thing (`nvcr.io`, `nightly`). */
+  descriptive: string[] | null;
+  mentions: LeadMention[];
+}
+
+const IMAGE_CONTEXT = /\b(?:images?|containers?|tags?|docker|pull(?:ed)?|builds?|built|repo(?:sitory)?|Dockerfile|registry|from[- ]source|NGC|Hub)\b/i;
+const BUILD_CONTEXT = /\b(?:from[- ]source|source build|build(?:ing)? (?:it|from)|Dockerfile|git clone|repo(?:sitory)?)\b/i;
+const PLATFORM = /^(?:linux|arm64|amd64|aarch64|x86_64|x86|sm_\d+a?|cuda|cu\d+|py\d+|v\d+)$/i;
+const FILE_EXTENSION = /\.(?:py|json|ya?ml|log|sh|md|txt|toml|cfg|conf|service|safetensors|gguf|bin)$/i;
+const TOKEN = /`[^`\n]+`|[^\s`]+/g;
+
+/** Vendor words and where their images live. */
+const VENDORS: Record<string, string> = { ngc: 'nvcr.io', nvidia: 'nvidia', docker: 'docker', official: '', community: '', upstream: '' };
+const QUALIFIERS = new Set(['nightly', 'dev', 'preview', 'prebuilt', 'pre-built', 'custom', 'source', 'spark', 'arm64']);
+const LEAD_NOUNS = new Set(['nightly', 'image', 'container', 'build', 'wheel', 'release']);
+const GENERIC_NOUNS = new Set(['image', 'container']);
+
+function imageLead(raw: string, sentence: string, modelIds: ReadonlySet<string>): Omit<Lead, 'mentions'> | null {
+  const backticked = raw.startsWith('`');
+  const token = raw.replace(/^`|`$/g, '').replace(/^[("'[<]+|[)"'\]>.,;:!?]+$/g, '');
+  if (!token || /:\/\/|^[/~.]|@|\s/.test(token) || FILE_EXTENSION.test(token)) return null;
+  if (!token.includes('/') && !token.includes(':')) return null;
+  if (modelIds.has(token) || looksLikeModelId(token)) return null;
+  const ref = parseImageRef(token);
+  if (!ref) return null;
+  const segments = ref.path.split('/');
+  if (segments.some((s) => PLATFORM.test(s)) || segments.every((s) => /^\d+$/.test(s))) return null;
+  if (/^(?:\d+\.){3}\d+$|^localhost$/.test(segments[0] ?? '') || (ref.tag && /^\d+$/.test(ref.tag) && !ref.path.includes('/'))) return null;
+  if (!ref.registry && !ref.path.includes('/') && !backticked) return null;
+  if (!ref.tag && !ref.registry && !backticked && !IMAGE_CONTEXT.test(sentence)) return null;
+  const build = !ref.tag && BUILD_CONTEXT.test(sentence);
+  return {
+    name: imageDisplayName(token),
+    kind: build ? 'framework' : 'image',
+    framework: frameworkIn(token)?.id ?? null,
+    repository: imageRepository(ref),
+    tagged: Boolean(ref.tag),
+    descriptive: null,
+  };
+}
+
+/** "an NGC vLLM nightly", "the official SGLang spark image": article, qualifiers, a framework, a lead noun. */
+function descriptiveLeads(sentence: string): Omit<Lead, 'mentions'>[] {
+  const words = sentence.replace(/[`*()[\],;:]/g, ' ').split(/\s+/).map((w) => w.replace(/[.!?]+$/, '')).filter(Boolean);
+  const found: Omit<Lead, 'mentions'>[] = [];
+  words.forEach((word, index) => {
+    const framework = FRAMEWORKS.find((f) => f.pattern.test(word) && word.length <= f.label.length + 2);
+    if (!framework) return;
+    let start = index;
+    while (start > 0 && index - start < 3 && !/^(?:an?|the)$/i.test(words[start - 1] as string) && (VENDORS[(words[start - 1] as string).toLowerCase()] !== undefined || QUALIFIERS.has((words[start - 1] as string).toLowerCase()))) start -= 1;
+    if (start === 0 || !/^(?:an?|the)$/i.test(words[start - 1] as string)) return;
+    let end = index;
+    while (end + 1 < words.length && end - index < 2 && (QUALIFIERS.has((words[end + 1] as string).toLowerCase()) || LEAD_NOUNS.has((words[end + 1] as string).toLowerCase()))) end += 1;
+    const phrase = words.slice(start, end + 1);
+    const lower = phrase.map((w) => w.toLowerCase());
+    if (!lower.some((w) => LEAD_NOUNS.has(w))) return;
+    const strong = lower.filter((w) => w !== framework.label.toLowerCase() && (VENDORS[w] !== undefined || QUALIFIERS.has(w)));
+    if (strong.length === 0) return;
+    while (phrase.length > 3 && GENERIC_NOUNS.has((phrase.at(-1) as string).toLowerCase())) phrase.pop();
+    found.push({
+      name: phrase.join(' '),
+      kind: lower.some((w) => w === 'wheel' || w === 'build' || w === 'source') ? 'framework' : 'image',
+      framework: framework.id,
+      repository: null,
+      tagged: false,
+      descriptive: lower.flatMap((w) => (VENDORS[w] ? [VENDORS[w] as string] : QUALIFIERS.has(w) ? [w] : [])).filter(Boolean),
+    });
+  });
+  return found;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The remark right after `name` in `text` (the name's words may be split by any whitespace). */
+function remarkAfter(text: string, name: string): string | null {
+  const found = new RegExp(name.split(/\s+/).map(escape).join('\\s+')).exec(text);
+  if (!found) return null;
+  const rest = text.slice(found.index + found[0].length);
+  const parenthetical = /^\s*\(([^)]{3,140})\)/.exec(rest);
+  if (parenthetical) return (parenthetical[1] as string).trim();
+  const dash = /^\s*(?:[—–:]|-\s)\s*([^\n]{3,160})/.exec(rest);
+  if (dash) return (dash[1] as string).replace(/[.\s]+$/, '').trim();
+  return null;
+}
+
+/** Every lead named in the given texts, merged by name, in order of first mention. */
+export function extractLeads(texts: readonly { ordinal: number; text: string }[], modelIds: ReadonlySet<string>): Lead[] {
+  const leads = new Map<string, Lead>();
+  const add = (lead: Omit<Lead, 'mentions'>, mention: LeadMention): void => {
+    const key = lead.name.toLowerCase();
+    const existing = leads.get(key);
+    if (existing) {
+      if (!existing.mentions.some((m) => m.ordinal === mention.ordinal)) existing.mentions.push(mention);
+      else if (mention.remark) {
+        const same = existing.mentions.find((m) => m.ordinal === mention.ordinal);
+        if (same && !same.remark) same.remark = mention.remark;
+      }
+      return;
+    }
+    leads.set(key, { ...lead, mentions: [mention] });
+  };
+  for (const { ordinal, text } of texts) {
+    for (const line of text.split('\n')) {
+      for (const sentence of sentences(line)) {
+        for (const raw of sentence.match(TOKEN) ?? []) {
+          const lead = imageLead(raw, sentence, modelIds);
+          if (lead) add(lead, { ordinal, remark: remarkAfter(line, raw) });
+        }
+        for (const lead of descriptiveLeads(sentence)) add(lead, { ordinal, remark: remarkAfter(line, lead.name) });
+      }
+    }
+  }
+  return [...leads.values()];
+}

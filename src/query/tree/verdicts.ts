@@ -1,0 +1,147 @@
+import { describeFacts, type SignatureHit, type VersionFact } from '../classify/index.js';
+import { clip, judgementClause, mentions, sentences } from './text.js';
+import type { TriedCandidate } from './tried.js';
+import type { EvidenceRef, TreeAction, TreeMessage, Verdict } from './types.js';
+
+/**
+ * A tried candidate's verdict, from its evidence in order: the last conclusive event decides.
+ * A healthy service (health 200, model listed, completion answered) accepts; a negative probe or a
+ * failure signature rejects — unless the candidate recovered later (a failed pull retried, an OOM
+ * fixed by another shape). The reason is the facts and signatures that decided, plus the
+ * assistant's own judgement from the text that followed. Nothing conclusive: `abandoned` when the
+ * session moved on, `unknown` when it did not.
+ */
+export interface Judged {
+  verdict: Verdict;
+  reason: string;
+  evidence: EvidenceRef[];
+  followup: { message_ordinal: number; text: string } | null;
+}
+
+const FRAMEWORK_FACTS = ['sglang', 'vllm', 'tensorrt_llm', 'transformers'];
+const KERNEL_FACTS = ['pytorch', 'cuda'];
+const RUNTIME_KINDS = new Set(['probe', 'serve', 'start', 'cluster', 'install']);
+
+function isHealthy(action: TreeAction): boolean {
+  return action.kind === 'health' && action.outcome === 'ok';
+}
+
+function isNegative(action: TreeAction): boolean {
+  if (action.kind === 'probe') return action.outcome === 'negative';
+  if (RUNTIME_KINDS.has(action.kind)) return action.outcome === 'failed';
+  if (action.kind === 'pull') return action.outcome === 'failed' && action.hits.some((h) => h.decisive && h.effect === 'failure');
+  if (action.kind === 'inspect') return action.hits.some((h) => h.effect === 'failure' || h.effect === 'negative');
+  return false;
+}
+
+/** A failure later put right by the same kind of step succeeding on the same candidate. */
+function recovered(failure: TreeAction, actions: readonly TreeAction[]): boolean {
+  return actions.some((a) => a.seq > failure.seq && (a.kind === failure.kind || (failure.kind === 'pull' && a.kind !== 'health')) && (a.outcome === 'ok' || a.outcome === 'positive'));
+}
+
+/** Most specific first: a generic "engine failed" only speaks when nothing more precise does. */
+const SIGNATURE_PRIORITY = [
+  'no-kernel-image', 'arch-incompatible', 'manifest-missing', 'pull-denied', 'cuda-oom', 'not-registered', 'module-missing',
+  'cannot-import', 'marker-not-found', 'not-supported', 'package-missing', 'resolver-conflict', 'externally-managed',
+  'cuda-error', 'import-error', 'command-missing', 'engine-failed',
+];
+const GENERIC = new Set(['cuda-error', 'import-error', 'engine-failed', 'command-missing']);
+
+/** The failure labels worth a reason: specific ones first, generic ones dropped when specific ones exist, imports merged. */
+function reasonLabels(hits: readonly SignatureHit[]): string[] {
+  const failing = hits.filter((h) => h.effect === 'failure' || h.effect === 'negative');
+  const rank = (h: SignatureHit): number => {
+    const at = SIGNATURE_PRIORITY.indexOf(h.name);
+    const within = h.label === 'pip ResolutionImpossible' ? 0 : / depends on /.test(h.label) ? 1 : 2;
+    return (at === -1 ? SIGNATURE_PRIORITY.length : at) * 10 + within;
+  };
+  const sorted = [...failing].sort((a, b) => rank(a) - rank(b));
+  const specific = sorted.some((h) => !GENERIC.has(h.name));
+  const kept = sorted.filter((h) => !(specific && GENERIC.has(h.name)) && !(h.label === 'conflicting dependencies' && sorted.some((o) => o.name === 'resolver-conflict' && o !== h)));
+  const labels = [...new Set(kept.map((h) => h.label))];
+  const imports = labels.filter((l) => l.startsWith('import fails: ')).map((l) => l.slice('import fails: '.length));
+  const merged = imports.length > 1 ? `imports fail: ${imports.join(', ')}` : null;
+  const result = merged ? labels.filter((l) => !l.startsWith('import fails: ') || l === `import fails: ${imports[0] as string}`).map((l) => (l.startsWith('import fails: ') ? merged : l)) : labels;
+  return result.slice(0, 3);
+}
+
+function factsOf(actions: readonly TreeAction[]): VersionFact[] {
+  const seen = new Map<string, VersionFact>();
+  for (const action of actions) for (const fact of action.facts) if (!seen.has(fact.component)) seen.set(fact.component, fact);
+  return [...seen.values()];
+}
+
+function nextAssistant(messages: readonly TreeMessage[], ordinal: number): TreeMessage | undefined {
+  return messages.find((m) => m.ordinal > ordinal && m.role === 'assistant' && (m.text.trim() || m.reasoning.trim()));
+}
+
+export function followupAfter(messages: readonly TreeMessage[], ordinal: number): { message_ordinal: number; text: string } | null {
+  const next = nextAssistant(messages, ordinal);
+  if (!next) return null;
+  return { message_ordinal: next.ordinal, text: [next.reasoning.trim(), next.text.trim()].filter(Boolean).join('\n\n') };
+}
+
+/** Where the assistant says, in words, that it rejects this candidate (when no signature decided it). */
+function statedRejection(messages: readonly TreeMessage[], names: readonly string[], after: number, before: number): { ordinal: number; sentence: string } | null {
+  const cue = /\b(?:rejected|dead end|ruled out|is out|won't work|will not work|doesn't work|does not work|cannot (?:serve|run|load)|too old|not compatible|incompatible|unsupported|give up on|drop(?:ping)?)\b/i;
+  for (const message of messages) {
+    if (message.role !== 'assistant' || message.ordinal <= after || message.ordinal > before) continue;
+    for (const sentence of sentences(`${message.reasoning}\n${message.text}`)) {
+      if (mentions(sentence, names) && cue.test(sentence)) return { ordinal: message.ordinal, sentence: clip(sentence.replace(/[`*]/g, ''), 200) };
+    }
+  }
+  return null;
+}
+
+export function judge(candidate: TriedCandidate, names: readonly string[], messages: readonly TreeMessage[], movedOnAt: number | null): Judged {
+  const actions = candidate.actions;
+  const healthy = actions.filter(isHealthy);
+  const negatives = actions.filter((a) => isNegative(a) && !recovered(a, actions));
+  const lastHealthy = healthy.at(-1);
+  const lastNegative = negatives.at(-1);
+  const decisiveCalls = new Set<string>();
+  let verdict: Verdict;
+  let reason: string;
+  let followup: Judged['followup'] = null;
+  const facts = factsOf(actions);
+  if (lastHealthy && (!lastNegative || lastHealthy.seq > lastNegative.seq)) {
+    verdict = 'accepted';
+    for (const action of healthy) decisiveCalls.add(action.callId);
+    const readings = [...new Set(healthy.map((a) => a.reading).filter((r): r is string => r !== null))];
+    reason = [describeFacts(facts, FRAMEWORK_FACTS), readings.join(', ')].filter(Boolean).join('; ');
+  } else if (lastNegative) {
+    verdict = 'rejected';
+    const deciding = negatives;
+    for (const action of deciding) decisiveCalls.add(action.callId);
+    const labels = reasonLabels(deciding.flatMap((a) => a.hits));
+    const kernel = labels.some((l) => /kernel|sm_\d|CUDA/.test(l));
+    const versionLine = describeFacts(facts, kernel ? [...FRAMEWORK_FACTS, ...KERNEL_FACTS] : FRAMEWORK_FACTS);
+    followup = followupAfter(messages, lastNegative.messageOrdinal);
+    const next = nextAssistant(messages, lastNegative.messageOrdinal);
+    const judgement = next ? judgementClause([next.text, next.reasoning]) : null;
+    const said = (judgement ?? '').toLowerCase();
+    const shown = labels.filter((label) => !said.includes(label.toLowerCase()));
+    const evidencePart = [versionLine, shown.join('; ') || (lastNegative.outcome === 'failed' ? `${lastNegative.kind} failed` : `${lastNegative.kind} ${lastNegative.outcome}`)].filter(Boolean).join('; ');
+    reason = judgement ? `${evidencePart} — ${judgement}` : evidencePart;
+  } else {
+    const last = actions.at(-1);
+    const stated = last ? statedRejection(messages, names, last.messageOrdinal - 1, movedOnAt ?? Number.MAX_SAFE_INTEGER) : null;
+    if (stated) {
+      verdict = 'rejected';
+      reason = stated.sentence;
+      followup = followupAfter(messages, stated.ordinal - 1);
+    } else {
+      verdict = movedOnAt !== null ? 'abandoned' : 'unknown';
+      const summary = [...new Set(actions.filter((a) => a.kind !== 'inspect').map((a) => `${a.kind} ${a.outcome}`))].join(', ');
+      reason = verdict === 'abandoned'
+        ? `tried (${summary || 'no conclusive step'}), never concluded before the session moved on`
+        : `tried (${summary || 'no conclusive step'}); the transcript shows no conclusion`;
+    }
+  }
+  const evidence: EvidenceRef[] = [];
+  for (const action of actions) {
+    if (evidence.some((e) => e.call_id === action.callId)) continue;
+    evidence.push({ message_ordinal: action.messageOrdinal, call_id: action.callId, kind: action.kind, outcome: action.outcome, decisive: decisiveCalls.has(action.callId) });
+  }
+  return { verdict, reason: clip(reason, 400), evidence, followup };
+}

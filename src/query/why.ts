@@ -1,0 +1,84 @@
+import type { Database } from '../store/database.js';
+import { CANDIDATE_COLUMNS, toCandidate } from './tree/queries.js';
+import type { CandidateKind, Verdict } from './tree/types.js';
+
+/**
+ * `retrace why CANDIDATE`: a candidate's verdict and reason, each evidence command with the output
+ * lines that decided it, and what the assistant reasoned next. CANDIDATE is a case-insensitive
+ * substring of the name (`scitrera`); every match is answered, in session order.
+ */
+export interface WhyEvidence {
+  message_ordinal: number;
+  call_id: string;
+  kind: string;
+  outcome: string;
+  decisive: boolean;
+  host: string | null;
+  duration_ms: number | null;
+  command: string;
+  /** The output lines that carry the verdict: signatures, version facts, health readings. */
+  lines: string[];
+}
+
+export interface WhyAnswer {
+  session: { id: string; title: string | null };
+  name: string;
+  kind: CandidateKind;
+  verdict: Verdict;
+  reason: string;
+  /** Where the assistant named it (for leads never tried). */
+  mentions: number[];
+  evidence: WhyEvidence[];
+  followup: { message_ordinal: number; text: string } | null;
+}
+
+export async function whyCandidate(db: Database, query: string, sessionId?: string): Promise<WhyAnswer[]> {
+  const rows = await db.all(
+    `SELECT ${CANDIDATE_COLUMNS} FROM candidates
+     WHERE contains(lower(name), lower(?)) ${sessionId ? 'AND session_id = ?' : ''}
+     ORDER BY session_id, seq LIMIT 50`,
+    sessionId ? [query, sessionId] : [query],
+  );
+  const answers: WhyAnswer[] = [];
+  const titles = new Map<string, string | null>();
+  for (const row of rows) {
+    const session = String(row['session_id']);
+    if (!titles.has(session)) titles.set(session, ((await db.one(`SELECT title FROM sessions WHERE id = ?`, [session]))?.['title'] as string | null) ?? null);
+    const candidate = toCandidate(row);
+    const callIds = [...new Set(candidate.evidence.map((e) => e.call_id))];
+    const actions = callIds.length === 0
+      ? []
+      : await db.all(
+        `SELECT call_id, kind, outcome, host, "user", duration_ms, command, evidence, seq FROM actions
+         WHERE session_id = ? AND call_id IN (${callIds.map(() => '?').join(', ')}) ORDER BY seq`,
+        [session, ...callIds],
+      );
+    const evidence: WhyEvidence[] = candidate.evidence.map((ref) => {
+      const own = actions.filter((a) => a['call_id'] === ref.call_id);
+      const action = own.find((a) => a['kind'] === ref.kind) ?? own[0];
+      const user = action?.['user'] ? `${String(action['user'])}@` : '';
+      return {
+        message_ordinal: ref.message_ordinal,
+        call_id: ref.call_id,
+        kind: ref.kind,
+        outcome: ref.outcome,
+        decisive: ref.decisive,
+        host: action?.['host'] ? `${user}${String(action['host'])}` : null,
+        duration_ms: action?.['duration_ms'] === null || action?.['duration_ms'] === undefined ? null : Number(action['duration_ms']),
+        command: String(action?.['command'] ?? ''),
+        lines: String(action?.['evidence'] ?? '').split('\n').filter(Boolean),
+      };
+    });
+    answers.push({
+      session: { id: session, title: titles.get(session) ?? null },
+      name: candidate.name,
+      kind: candidate.kind,
+      verdict: candidate.verdict,
+      reason: candidate.reason,
+      mentions: candidate.mentions,
+      evidence,
+      followup: candidate.followup,
+    });
+  }
+  return answers;
+}

@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import { classifyCommands, classifyTool } from '../../src/query/classify/classify-call.js';
+import { RULES } from '../../src/query/classify/rules.js';
+import type { RuleMatch } from '../../src/query/classify/view.js';
+import { parseCommandLine } from '../../src/query/shell/index.js';
+
+/** Every action a command line yields, as the rules classify it. */
+function classify(line: string, tool = 'bash'): RuleMatch[] {
+  return classifyCommands(parseCommandLine(line), tool).map((c) => c.match);
+}
+
+interface Example {
+  /** A shell command line, or a tool call (tool + input) when `tool` is set and `line` is empty. */
+  line: string;
+  tool?: string;
+  input?: string;
+  /** What the action matched by this rule must show; `null` for rules that make a command not an action. */
+  expect: Partial<RuleMatch> | null;
+  /** For `expect: null`: how many actions the whole line still yields (the commands the rule did not swallow). */
+  actions?: number;
+}
+
+/** At least one positive example per rule; several also show what the rule must not claim. */
+const EXAMPLES: Record<string, Example[]> = {
+  'web-search-tool': [
+    { line: '', tool: 'exa_web_search_exa', input: '{"query":"sglang spark image","numResults":5}', expect: { kind: 'search', subject: 'sglang spark image' } },
+    { line: '', tool: 'WebSearch', input: '{"query":"nvcr.io vllm arm64"}', expect: { kind: 'search', subject: 'nvcr.io vllm arm64' } },
+    { line: '', tool: 'web_search_call', input: '{"type":"search","query":"sglang nnodes"}', expect: { kind: 'search', subject: 'sglang nnodes' } },
+  ],
+  'web-fetch-tool': [
+    { line: '', tool: 'exa_web_fetch_exa', input: '{"urls":["https://hub.docker.com/r/scitrera/dgx-spark-sglang"]}', expect: { kind: 'fetch', subject: 'https://hub.docker.com/r/scitrera/dgx-spark-sglang' } },
+    { line: '', tool: 'WebFetch', input: '{"url":"https://docs.nvidia.com/x.html","prompt":"?"}', expect: { kind: 'fetch', subject: 'https://docs.nvidia.com/x.html' } },
+    { line: '', tool: 'webfetch', input: '{"url":"https://example.org"}', expect: { kind: 'fetch' } },
+  ],
+  'pipe-filter': [
+    { line: 'docker pull a/b:1 2>&1 | tail -3 | grep Status', expect: null, actions: 1 },
+    { line: 'curl -s localhost:8000/v1/models | python3 -m json.tool', expect: null, actions: 1 },
+  ],
+  'shell-noise': [
+    { line: 'echo started; sleep 10; cd /srv; export A=1; [ -f x ]', expect: null, actions: 0 },
+  ],
+  'container-serve': [
+    { line: 'docker run -d --name gptoss -p 8000:8000 nvcr.io/nvidia/vllm:25.11-py3 vllm serve openai/gpt-oss-120b --port 8000', expect: { kind: 'serve', subject: 'nvcr.io/nvidia/vllm:25.11-py3', model: 'openai/gpt-oss-120b', port: 8000, service: 'gptoss', framework: 'vllm' } },
+    { line: 'docker run --rm --gpus all img:1 python3 -m sglang.launch_server --model-path /m --tp 8 --port 30000', expect: { kind: 'serve', subject: 'img:1', config: '--tp 8', port: 30000, framework: 'sglang' } },
+    { line: 'docker run --gpus all -p 8080:80 ghcr.io/huggingface/text-generation-inference:2.4.1 --model-id mistralai/Mixtral-8x7B-v0.1 --num-shard 4', expect: { kind: 'serve', model: 'mistralai/Mixtral-8x7B-v0.1', config: '--tp 4', port: 8080 } },
+    { line: 'docker run -d redis:7', expect: { kind: 'serve', subject: 'redis:7' } },
+  ],
+  'container-cluster': [
+    { line: 'docker run -d --name head --net=host img:2 ray start --head --port 6379 --block', expect: { kind: 'cluster', subject: 'img:2', service: 'head' } },
+  ],
+  'container-probe': [
+    { line: `docker run --rm lmsysorg/sglang:spark python3 -c "import sglang; print(sglang.__version__)"`, expect: { kind: 'probe', subject: 'lmsysorg/sglang:spark', framework: 'sglang' } },
+    { line: 'docker run --rm --gpus all img:3 nvidia-smi', expect: { kind: 'probe', subject: 'img:3' } },
+  ],
+  'container-exec': [
+    { line: `docker exec vllm-cluster python3 -c "import vllm; print(vllm.__version__)"`, expect: { kind: 'probe', subject: 'vllm-cluster', service: 'vllm-cluster' } },
+    { line: `docker exec -d c1 bash -c "vllm serve Qwen/Qwen3-8B --port 8000 > /tmp/log 2>&1"`, expect: { kind: 'serve', model: 'Qwen/Qwen3-8B', port: 8000 } },
+    { line: 'docker exec c1 ray status', expect: { kind: 'cluster' } },
+    { line: 'docker exec c1 tail -n 4 /tmp/vllm.log', expect: { kind: 'inspect', subject: 'c1' } },
+  ],
+  'image-pull': [
+    { line: 'docker pull lmsysorg/sglang:spark', expect: { kind: 'pull', subject: 'lmsysorg/sglang:spark', image: 'lmsysorg/sglang:spark' } },
+    { line: 'docker pull -q docker.io/library/ubuntu:latest', expect: { kind: 'pull', subject: 'ubuntu' } },
+    { line: 'podman image pull --platform linux/arm64 nvcr.io/nvidia/vllm:25.11-py3', expect: { kind: 'pull', subject: 'nvcr.io/nvidia/vllm:25.11-py3' } },
+    { line: 'ctr -n k8s.io images pull docker.io/a/b:1', expect: { kind: 'pull', image: 'docker.io/a/b:1' } },
+    { line: 'enroot import docker://nvcr.io#nvidia/pytorch:24.05-py3', expect: { kind: 'pull', image: 'nvcr.io/nvidia/pytorch:24.05-py3' } },
+  ],
+  'weights-download': [
+    { line: 'HF_TOKEN=x ~/.local/bin/hf download Qwen/Qwen3.5-122B-A10B-FP8 --local-dir /m', expect: { kind: 'download', subject: 'Qwen/Qwen3.5-122B-A10B-FP8', model: 'Qwen/Qwen3.5-122B-A10B-FP8' } },
+    { line: 'huggingface-cli download meta-llama/Llama-3.3-70B-Instruct --exclude "original/*"', expect: { kind: 'download', model: 'meta-llama/Llama-3.3-70B-Instruct' } },
+    { line: 'git clone https://huggingface.co/openai/gpt-oss-20b', expect: { kind: 'download', model: 'openai/gpt-oss-20b' } },
+    { line: 'wget https://huggingface.co/org/m-GGUF/resolve/main/m-Q4_K_M.gguf', expect: { kind: 'download', subject: 'org/m-GGUF' } },
+    { line: 'ollama pull llama3.1:8b', expect: { kind: 'download', subject: 'llama3.1:8b' } },
+    { line: `python3 -c "from huggingface_hub import snapshot_download; snapshot_download('Qwen/Qwen3-8B')"`, expect: { kind: 'download', model: 'Qwen/Qwen3-8B' } },
+  ],
+  'weights-copy': [
+    { line: 'rsync -a --info=progress2 /data/models/Llama-3.3-70B-Instruct/ 10.0.0.2:/data/models/Llama-3.3-70B-Instruct/', expect: { kind: 'download', subject: 'Llama-3.3-70B-Instruct' } },
+  ],
+  'serve-launcher': [
+    { line: 'vllm serve Qwen/Qwen3.5-122B-A10B-FP8 --port 8000 -tp 2 --distributed-executor-backend ray', expect: { kind: 'serve', model: 'Qwen/Qwen3.5-122B-A10B-FP8', port: 8000, config: '--tp 2', framework: 'vllm' } },
+    { line: 'python -m vllm.entrypoints.openai.api_server --model m/x --tensor-parallel-size 4 --pipeline-parallel-size 2', expect: { kind: 'serve', model: 'm/x', config: '--tp 4 --pp 2' } },
+    { line: 'python3 -m sglang.launch_server --model-path /models/L --served-model-name meta/L-70B --tp 16 --nnodes 2 --port 30000', expect: { kind: 'serve', model: 'meta/L-70B', config: '--tp 16 --nnodes 2', framework: 'sglang' } },
+    { line: 'trtllm-serve serve /engines/llama --port 9000', expect: { kind: 'serve', framework: 'trtllm', port: 9000 } },
+    { line: 'llama-server -m model.gguf --port 8080', expect: { kind: 'serve', model: 'model.gguf', framework: 'llamacpp' } },
+    { line: 'text-generation-launcher --model-id bigscience/bloom-560m', expect: { kind: 'serve', model: 'bigscience/bloom-560m', framework: 'tgi' } },
+  ],
+  'ray-cluster': [
+    { line: 'ray start --head --port 6379 --node-ip-address 192.168.200.1', expect: { kind: 'cluster', subject: 'ray head' } },
+    { line: 'ray start --address=192.168.200.1:6379', expect: { kind: 'cluster', subject: 'ray worker → 192.168.200.1:6379' } },
+    { line: 'ray status', expect: { kind: 'cluster', subject: 'ray status' } },
+  ],
+  'health-check': [
+    { line: 'curl -s -o /dev/null -w "%{http_code}" localhost:8000/health', expect: { kind: 'health', subject: 'localhost:8000/health', port: 8000, targetHost: null } },
+    { line: 'curl -s http://10.0.0.5:30000/v1/models', expect: { kind: 'health', port: 30000, targetHost: '10.0.0.5' } },
+    { line: `curl -s localhost:8000/v1/chat/completions -H "Content-Type: application/json" -d '{"model":"m"}'`, expect: { kind: 'health', subject: 'localhost:8000/v1/chat/completions' } },
+    { line: 'wget -qO- 127.0.0.1:11434/api/tags', expect: { kind: 'health', port: 11434 } },
+  ],
+  'service-stop': [
+    { line: 'sudo systemctl stop vllm-cluster vllm-proxy', expect: { kind: 'stop', subject: 'vllm-cluster vllm-proxy' } },
+    { line: 'docker rm -f old-server', expect: { kind: 'stop', subject: 'old-server' } },
+    { line: 'pkill -f "vllm serve"', expect: { kind: 'stop', subject: 'vllm serve' } },
+    { line: 'ray stop', expect: { kind: 'stop' } },
+    { line: 'docker compose -f x.yml down', expect: { kind: 'stop' } },
+  ],
+  'service-start': [
+    { line: 'sudo systemctl restart vllm-embeddings', expect: { kind: 'start', subject: 'vllm-embeddings' } },
+    { line: 'docker start gptoss', expect: { kind: 'start', subject: 'gptoss' } },
+    { line: 'docker compose up -d', expect: { kind: 'start' } },
+  ],
+  'package-install': [
+    { line: 'pip install --user tensorrt_llm==0.17.0 --extra-index-url https://pypi.nvidia.com -c /etc/pip/constraints.txt', expect: { kind: 'install', subject: 'tensorrt_llm==0.17.0', framework: 'trtllm' } },
+    { line: 'python3 -m pip install -U --index-url https://mirror/simple huggingface_hub', expect: { kind: 'install', subject: 'huggingface_hub', framework: null } },
+    { line: 'sudo apt-get install -y nvtop', expect: { kind: 'install', subject: 'nvtop' } },
+    { line: 'uv pip install vllm==0.10.1', expect: { kind: 'install', framework: 'vllm' } },
+  ],
+  'env-probe': [
+    { line: 'pip show vllm', expect: { kind: 'probe', subject: 'vllm', framework: 'vllm' } },
+    { line: `python3 -c "import torch; print(torch.__version__)"`, expect: { kind: 'probe', subject: 'torch', framework: null } },
+    { line: 'vllm --version', expect: { kind: 'probe', framework: 'vllm' } },
+  ],
+  'source-build': [
+    { line: 'docker build -t my/sglang:qwen35 .', expect: { kind: 'build', subject: 'my/sglang:qwen35', image: 'my/sglang:qwen35', framework: 'sglang' } },
+    { line: 'git clone https://github.com/ridanuae/dgx-spark-sglang-qwen35.git', expect: { kind: 'build', subject: 'ridanuae/dgx-spark-sglang-qwen35' } },
+    { line: 'make -j8', expect: { kind: 'build' } },
+  ],
+  'registry-listing': [
+    { line: 'docker manifest inspect nvcr.io/nvidia/vllm:25.10-py3', expect: { kind: 'inspect', subject: 'nvcr.io/nvidia/vllm:25.10-py3' } },
+    { line: 'curl -s "https://huggingface.co/api/models?search=Qwen3.5"', expect: { kind: 'inspect' } },
+    { line: 'docker images', expect: { kind: 'inspect' } },
+  ],
+  inspect: [
+    { line: 'nvidia-smi', expect: { kind: 'inspect' } },
+    { line: 'df -h /', expect: { kind: 'inspect' } },
+    { line: 'docker ps --format "{{.Names}}"', expect: { kind: 'inspect' } },
+    { line: 'docker logs --tail 3 gptoss', expect: { kind: 'inspect', subject: 'gptoss' } },
+    { line: 'systemctl cat vllm-cluster --no-pager', expect: { kind: 'inspect', subject: 'vllm-cluster' } },
+    { line: 'ibdev2netdev', expect: { kind: 'inspect' } },
+  ],
+  'http-fetch': [
+    { line: 'curl -sL https://huggingface.co/Qwen/Qwen3.5-122B-A10B-FP8/resolve/main/config.json', expect: { kind: 'fetch' } },
+  ],
+  other: [
+    { line: 'mkdir -p /data/models', expect: { kind: 'other', subject: 'mkdir' } },
+  ],
+};
+
+describe('classification rules: one test per rule', () => {
+  it('every rule in the table has examples here', () => {
+    expect(RULES.map((r) => r.name).filter((name) => !EXAMPLES[name])).toEqual([]);
+    expect(new Set(RULES.map((r) => r.name)).size).toBe(RULES.length);
+  });
+
+  for (const rule of RULES) {
+    it(`${rule.name}: ${rule.description}`, () => {
+      for (const example of EXAMPLES[rule.name] ?? []) {
+        const matches = example.tool && example.line === '' ? [classifyTool(example.tool, example.input ?? '{}')].filter((m): m is RuleMatch => m !== null) : classify(example.line);
+        if (example.expect === null) {
+          expect(matches, example.line).toHaveLength(example.actions ?? 0);
+          expect(matches.some((m) => m.rule === 'other' || m.rule === rule.name), example.line).toBe(false);
+          continue;
+        }
+        const match = matches.find((m) => m.rule === rule.name);
+        expect(match, `${example.line || example.tool}: ${JSON.stringify(matches)}`).toBeDefined();
+        expect(match).toMatchObject(example.expect);
+      }
+    });
+  }
+});
+
+describe('classification: what rules must not claim', () => {
+  it('a weight-less hub fetch is not a download, a config read is not a probe', () => {
+    expect(classify('curl -sL https://huggingface.co/Qwen/Q/resolve/main/config.json').map((m) => m.kind)).toEqual(['fetch']);
+  });
+
+  it('a python filter after a pipe is not a probe', () => {
+    expect(classify(`curl -s x.example.org/api | python3 -c "import json,sys; print(json.load(sys.stdin))"`).map((m) => m.kind)).toEqual(['fetch']);
+  });
+
+  it('shell and ssh wrappers are transparent; substitutions are classified', () => {
+    expect(classify(`ssh a@h 'for i in $(seq 1 60); do code=$(curl -s -o /dev/null -w "%{http_code}" localhost:8000/health); [ "$code" = 200 ] && break; sleep 10; done; docker logs --tail 3 gptoss'`).map((m) => [m.kind, m.rule])).toEqual([
+      ['health', 'health-check'],
+      ['inspect', 'inspect'],
+    ]);
+  });
+
+  it('non-shell tools other than web tools are not actions', () => {
+    for (const tool of ['read', 'edit', 'todowrite', 'Task', 'apply_patch']) expect(classifyTool(tool, '{}')).toBeNull();
+  });
+});
