@@ -13,6 +13,7 @@ export const FORMATS = [
   'opencode-sqlite',
   'claude-jsonl',
   'codex-jsonl',
+  'retrace-runlog',
 ] as const;
 export type SourceFormat = (typeof FORMATS)[number];
 
@@ -128,7 +129,55 @@ export interface CheckpointItem {
   line: number;
 }
 
-export type IngestItem = SessionItem | MessageItem | UnknownItem | ProblemItem | CheckpointItem;
+/** A replay run read back from the run log of an exported script: its `runs` and `run_steps` rows. */
+export interface RunRecord {
+  id: string;
+  /** The recorded session the run replayed. */
+  sessionId: string | null;
+  sessionTitle: string | null;
+  planLabel: string;
+  /** The plan as JSON (secret references only, never values). */
+  planJson: string;
+  mode: 'dry' | 'live';
+  status: string;
+  hosts: Record<string, string>;
+  startedAt: number;
+  endedAt: number | null;
+  /** Where the run came from, e.g. `runlog:<file>`. */
+  origin: string;
+}
+
+export interface RunStepRecord {
+  stepId: string;
+  stepIndex: number;
+  role: string;
+  host: string;
+  attempt: number;
+  description: string;
+  command: string;
+  guard: string | null;
+  destructive: boolean;
+  guardSatisfied: boolean | null;
+  status: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  startedAt: number;
+  endedAt: number | null;
+  output: string;
+  verdict: string | null;
+  detail: string | null;
+  /** The tool call that stands for this execution in the run's session. */
+  callId: string;
+}
+
+export interface RunItem {
+  kind: 'run';
+  run: RunRecord;
+  steps: RunStepRecord[];
+  location: Location;
+}
+
+export type IngestItem = SessionItem | MessageItem | UnknownItem | ProblemItem | CheckpointItem | RunItem;
 
 export function emptyMessage(sessionId: string, id: string, role: string): MessageRecord {
   return {

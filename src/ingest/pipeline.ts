@@ -11,6 +11,7 @@ import {
   redactUnknownItem,
 } from './redact/redact-item.js';
 import { totalRedactions, type RedactionCounts } from './redact/redact.js';
+import { redactRunItem } from './runlog/redact-run.js';
 import type { ResumePoint, Source } from './source.js';
 
 export interface IngestProgress {
@@ -80,7 +81,7 @@ function toError(location: Location, message: string): IngestError {
 }
 
 interface Plan {
-  mode: WriteMode | 'skip';
+  mode: 'replace' | 'append' | 'skip';
   resume?: ResumePoint;
   fingerprint: string;
 }
@@ -133,7 +134,8 @@ export async function ingestSources(
       }
       const counts: RedactionCounts = {};
       const sessionIds = new Set<string>();
-      writer = await SourceWriter.begin(db, source.key, plan.mode);
+      const mode: WriteMode = plan.mode === 'append' && plan.resume ? { append: { fromLine: plan.resume.line } } : 'replace';
+      writer = await SourceWriter.begin(db, source.key, mode);
       let checkpoint: ResumePoint | null = plan.resume ?? null;
       let lastReport = Date.now();
       for await (const raw of source.read(plan.resume)) {
@@ -167,6 +169,9 @@ export async function ingestSources(
           }
           case 'checkpoint':
             checkpoint = { offset: item.offset, line: item.line };
+            break;
+          case 'run':
+            writer.addRun(options.redact ? redactRunItem(item, counts) : item);
             break;
         }
         if (Date.now() - lastReport > 100) {

@@ -1,6 +1,8 @@
 import type { Database } from './database.js';
 import { StoreError } from './errors.js';
 import { CORE_SCHEMA } from './schema/core.js';
+import { DERIVED_SCHEMA } from './schema/derived.js';
+import { RUNS_SCHEMA } from './schema/runs.js';
 
 /** A schema step: applied once, in order, inside one transaction with the version bump. */
 export interface Migration {
@@ -10,7 +12,7 @@ export interface Migration {
 }
 
 /** Every migration retrace has shipped; append only, never edit one that has been released. */
-export const MIGRATIONS: readonly Migration[] = [CORE_SCHEMA];
+export const MIGRATIONS: readonly Migration[] = [CORE_SCHEMA, DERIVED_SCHEMA, RUNS_SCHEMA];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
 

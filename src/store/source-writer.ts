@@ -1,5 +1,5 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
-import type { MessageRecord, ProblemItem, SessionRecord, ToolCallRecord, UnknownItem } from '../ingest/model.js';
+import type { MessageRecord, ProblemItem, RunItem, SessionRecord, ToolCallRecord, UnknownItem } from '../ingest/model.js';
 import {
   appendBigInt,
   appendBoolean,
@@ -10,6 +10,7 @@ import {
 } from './appender-values.js';
 import type { Database } from './database.js';
 import { describeWriteFailure } from './errors.js';
+import { writeImportedRun } from './runs.js';
 import { MERGE, stagingDdl, type StagingTable } from './staging.js';
 
 /** What the store remembers of a source, to skip it or resume it next time. */
@@ -35,8 +36,11 @@ export interface SourceWriteCounts {
   problems: number;
 }
 
-/** `replace`: the source is read whole again; `append`: only what follows the last read. */
-export type WriteMode = 'replace' | 'append';
+/**
+ * `replace`: the source is read whole again. `append`: read again from `fromLine` (a grown
+ * JSONL file); what the last read recorded from that line on is replaced.
+ */
+export type WriteMode = 'replace' | { append: { fromLine: number } };
 
 /**
  * Writes one source in one transaction: rows go through Appenders into staging tables and are
@@ -157,6 +161,13 @@ export class SourceWriter {
     this.unknownCount += 1;
   }
 
+  /** Replay runs (from a run log) go in with the source's transaction, after its session rows. */
+  private readonly runs: RunItem[] = [];
+
+  addRun(item: RunItem): void {
+    this.runs.push(item);
+  }
+
   addProblem(item: ProblemItem): void {
     const a = this.appenders.stg_problems;
     appendText(a, item.location.file);
@@ -178,10 +189,10 @@ export class SourceWriter {
         ),
       );
       const anyExisting = existingSessions > 0;
-      if (this.mode === 'replace') {
-        await db.run(`DELETE FROM unknown_records WHERE source = ?`, [this.sourceKey]);
-        await db.run(`DELETE FROM ingest_problems WHERE source = ?`, [this.sourceKey]);
-      }
+      // Unknown records and problems are re-read along with their lines: drop the old copies.
+      const fromLine = this.mode === 'replace' ? 0 : this.mode.append.fromLine;
+      await db.run(`DELETE FROM unknown_records WHERE source = ? AND coalesce(line, 0) >= ?`, [this.sourceKey, fromLine]);
+      await db.run(`DELETE FROM ingest_problems WHERE source = ? AND coalesce(line, 0) >= ?`, [this.sourceKey, fromLine]);
       // A source rarely repeats a record; when it does, its last version wins.
       if (this.duplicates) {
         await db.run(MERGE.dedupeMessages);
@@ -222,6 +233,7 @@ export class SourceWriter {
           redactions,
         ],
       );
+      for (const run of this.runs) await writeImportedRun(db, run);
       await db.run('COMMIT');
       this.finished = true;
       return {

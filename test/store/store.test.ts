@@ -119,6 +119,25 @@ describe('SourceWriter', () => {
     }
   });
 
+  it('replaces the unknown records and problems of re-read lines when a grown file is read again from a line', async () => {
+    const db = await Database.open(tempDbPath(dir));
+    try {
+      const location = (line: number) => ({ file: '/x.jsonl', line });
+      const first = await SourceWriter.begin(db, 'k', 'replace');
+      first.addUnknown({ kind: 'unknown', sessionId: 'ses_a', what: 'line:progress', raw: '{}', location: location(2) });
+      first.addUnknown({ kind: 'unknown', sessionId: 'ses_a', what: 'line:progress', raw: '{}', location: location(7) });
+      first.addProblem({ kind: 'problem', message: 'incomplete last line', location: location(9) });
+      await first.commit(STATE, 0);
+      const again = await SourceWriter.begin(db, 'k', { append: { fromLine: 5 } });
+      again.addUnknown({ kind: 'unknown', sessionId: 'ses_a', what: 'line:progress', raw: '{}', location: location(7) });
+      await again.commit(STATE, 0);
+      expect(await db.all('SELECT line FROM unknown_records ORDER BY line')).toEqual([{ line: 2 }, { line: 7 }]);
+      expect(await db.scalar('SELECT count(*) FROM ingest_problems')).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+
   it('leaves nothing of a source that was rolled back', async () => {
     const db = await Database.open(tempDbPath(dir));
     try {

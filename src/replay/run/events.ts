@@ -2,7 +2,8 @@
  * The contract between the replay runner and whoever watches it (the CLI's printer, the TUI's
  * live-run screen). The runner emits events and answers controls; it never draws anything.
  */
-export type StepStatus = 'pending' | 'running' | 'ok' | 'failed' | 'timeout' | 'skipped' | 'guarded' | 'interrupted' | 'unknown';
+/** `planned`: a dry run's step, recorded but never executed. */
+export type StepStatus = 'pending' | 'running' | 'ok' | 'failed' | 'timeout' | 'skipped' | 'guarded' | 'interrupted' | 'unknown' | 'planned';
 
 /** How today's step compares with what the transcript recorded. */
 export type Verdict = 'same' | 'diverged' | 'unknown';

@@ -1,0 +1,82 @@
+import type { Command } from 'commander';
+import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
+import { resolveDbPath } from '../db-path.js';
+import { UsageError } from '../errors.js';
+import { renderTable } from '../format/table.js';
+import { formatDuration } from '../format/units.js';
+import type { Output } from '../output.js';
+import { withDatabase } from '../../store/database.js';
+import { listRuns, loadRun, RunLookupError } from '../../store/run-queries.js';
+
+export async function runsCommand(reference: string | undefined, options: { db: string; json: boolean }, output: Output): Promise<number> {
+  return withDatabase(options.db, { readOnly: true }, async (db) => {
+    if (reference) {
+      let run;
+      try {
+        run = await loadRun(db, reference);
+      } catch (error) {
+        if (error instanceof RunLookupError) throw new UsageError(error.message);
+        throw error;
+      }
+      const { step_rows: steps, plan_json: _plan, ...summary } = run;
+      if (options.json) {
+        output.json({ run: summary, steps });
+        return 0;
+      }
+      output.line(`${run.id}  ${run.mode} ${run.status}  replay of ${run.session_title ?? run.session_id ?? '?'}  (${run.plan ?? ''})`);
+      output.line(`hosts: ${Object.entries(run.hosts).map(([role, host]) => `${role}=${host}`).join(', ') || '—'}`);
+      output.line('');
+      output.line(
+        renderTable(
+          ['#', 'step', 'role', 'status', 'exit', 'took', 'verdict', 'detail'],
+          steps.map((s) => ({
+            '#': s.step_index + 1,
+            step: s.attempt > 1 ? `${s.step_id} (attempt ${s.attempt})` : s.step_id,
+            role: s.role,
+            status: s.status,
+            exit: s.exit_code ?? '',
+            took: s.status === 'planned' ? '' : formatDuration(s.duration_ms),
+            verdict: s.verdict ?? '',
+            detail: s.detail ?? '',
+          })),
+          { maxCellWidth: 60, alignRight: new Set(['#', 'exit', 'took']) },
+        ),
+      );
+      return 0;
+    }
+    const runs = await listRuns(db);
+    if (options.json) {
+      output.json(runs);
+      return 0;
+    }
+    if (runs.length === 0) {
+      output.line('No runs yet: `retrace replay PLAN` records a dry run, `--live` a live one.');
+      return 0;
+    }
+    output.line(
+      renderTable(
+        ['id', 'session', 'mode', 'status', 'started', 'steps', 'diverged'],
+        runs.map((r) => ({ ...r, session: r.session_id, started: r.started_at?.replace('T', ' ').slice(0, 19) ?? '' })),
+        { maxCellWidth: 40, alignRight: new Set(['steps', 'diverged']) },
+      ),
+    );
+    return 0;
+  });
+}
+
+export function registerRunsCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('runs')
+    .summary('list replay runs (dry and live), or the steps of one')
+    .description(
+      'List the replay runs in the store: mode (dry|live), status (running, ok, failed, aborted, interrupted; abandoned ' +
+        'when its process died mid-run), step executions and how many diverged from the record. With RUN, its steps.',
+    )
+    .argument('[run]', 'a run id or id prefix: show its steps')
+    .option('--db <file>', DB_OPTION_HELP)
+    .option('--json', 'print an array of {id, session_id, plan, mode, status, started_at, ended_at, steps, diverged} (with RUN: {run, steps})')
+    .addHelpText('after', examples(['retrace runs', 'retrace runs --json | jq ".[] | select(.diverged > 0)"', 'retrace runs run_20260226']))
+    .action(async (run: string | undefined, opts: { db?: string; json?: boolean }) => {
+      ctx.setExitCode(await runsCommand(run, { db: resolveDbPath(opts.db), json: Boolean(opts.json) }, ctx.output));
+    });
+}

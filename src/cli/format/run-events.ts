@@ -1,0 +1,82 @@
+import type { RunEvent, StepResult } from '../../replay/run/events.js';
+import { formatDuration } from './units.js';
+
+/**
+ * A live run as terminal lines: one when a step starts on a host, its output indented and
+ * prefixed with the role, one when it ends with its verdict. Pure: an event in, lines out; the
+ * caller keeps a partial-line buffer per host so interleaved output stays readable.
+ */
+
+const STATUS_MARK: Readonly<Record<string, string>> = {
+  ok: '✓',
+  guarded: '↷',
+  skipped: '·',
+  failed: '✗',
+  timeout: '⧖',
+  unknown: '?',
+  interrupted: '■',
+  planned: '○',
+};
+
+export function describeResult(result: StepResult): string {
+  const mark = STATUS_MARK[result.status] ?? '•';
+  const verdict = result.verdict ? ` — ${result.verdict}${result.detail ? `: ${result.detail}` : ''}` : result.detail ? ` — ${result.detail}` : '';
+  const exit = result.exitCode !== null && result.exitCode !== 0 ? ` exit ${result.exitCode}` : '';
+  return `${mark} [${result.role}] ${result.stepId} ${result.status}${exit} (${formatDuration(result.durationMs)})${verdict}`;
+}
+
+export class RunEventPrinter {
+  private readonly partial = new Map<string, string>();
+
+  constructor(
+    private readonly write: (line: string) => void,
+    private readonly showOutput = true,
+  ) {}
+
+  handle(event: RunEvent): void {
+    switch (event.type) {
+      case 'run-started': {
+        const hosts = [...new Map(event.steps.map((s) => [s.role, s.host])).entries()].map(([role, host]) => `${role}=${host}`);
+        this.write(`▶ run ${event.runId} (${event.mode}): ${event.steps.length} step executions on ${hosts.join(', ')}`);
+        break;
+      }
+      case 'step-started':
+        this.write(`… [${event.target.role}] ${event.target.stepId}${event.destructive ? ' (destructive)' : ''}: ${event.command.split('\n')[0]}`);
+        break;
+      case 'guard':
+        if (event.satisfied) this.write(`  [${event.target.role}] guard: already done`);
+        break;
+      case 'output':
+        if (this.showOutput) this.output(event.target.role, event.chunk);
+        break;
+      case 'step-finished':
+        this.flush(event.result.role);
+        this.write(describeResult(event.result));
+        break;
+      case 'confirm':
+        break;
+      case 'paused':
+        this.write('⏸ paused');
+        break;
+      case 'resumed':
+        this.write('▶ resumed');
+        break;
+      case 'run-finished':
+        this.write(`■ run ${event.runId} ${event.status}: ${event.diverged} step${event.diverged === 1 ? '' : 's'} diverged from the record`);
+        break;
+    }
+  }
+
+  private output(role: string, chunk: string): void {
+    const text = (this.partial.get(role) ?? '') + chunk;
+    const lines = text.split('\n');
+    this.partial.set(role, lines.pop() ?? '');
+    for (const line of lines) this.write(`  ${role} │ ${line}`);
+  }
+
+  private flush(role: string): void {
+    const rest = this.partial.get(role);
+    if (rest) this.write(`  ${role} │ ${rest}`);
+    this.partial.delete(role);
+  }
+}

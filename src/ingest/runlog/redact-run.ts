@@ -1,0 +1,17 @@
+import type { RunItem } from '../model.js';
+import { redactText, type RedactionCounts } from '../redact/redact.js';
+
+/** A run log passes the same redaction as every transcript: commands, outputs, the plan. */
+export function redactRunItem(item: RunItem, counts: RedactionCounts): RunItem {
+  return {
+    ...item,
+    run: { ...item.run, planJson: redactText(item.run.planJson, counts) },
+    steps: item.steps.map((step) => ({
+      ...step,
+      command: redactText(step.command, counts),
+      guard: step.guard === null ? null : redactText(step.guard, counts),
+      output: redactText(step.output, counts),
+      detail: step.detail === null ? null : redactText(step.detail, counts),
+    })),
+  };
+}

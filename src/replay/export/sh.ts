@@ -1,0 +1,171 @@
+import { renderStep, secretNamesOf } from '../plan/render.js';
+import type { Plan, PlanStep } from '../plan/schema.js';
+import { secretsReferenced } from '../run/remote-command.js';
+import { RUNLOG_FORMAT, RUNLOG_VERSION } from './runlog-format.js';
+
+/**
+ * `retrace export SESSION --to sh`: a standalone bash script that replays the plan for one role on
+ * the machine it runs on (copy it to an air-gapped host), with the same guards, timeouts, polls
+ * and confirmations as `retrace replay`, and writes a JSONL run log that `retrace ingest` imports
+ * as a run. Values are baked in (edit the plan and export again); secrets stay `${NAME}` and are
+ * read from the environment. Pure: a plan in, the script's text out.
+ */
+
+/** One bash word holding `text` exactly (single quotes; embedded ones as '\''). */
+export function bashQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The bash below is written with `@{` where bash has `${`: in a JavaScript template `${` would be
+ * evaluated. bashSource puts the dollar back.
+ */
+function bashSource(text: string): string {
+  return text.replace(/@\{/g, '${');
+}
+
+const PRELUDE = bashSource(String.raw`set -u -o pipefail
+
+ROLE="" LOG="" FROM="" TO="" YES=0
+usage() { echo "usage: $0 --role ROLE [--log FILE] [--from STEP] [--to STEP] [--yes]" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --role) ROLE="$2"; shift ;;
+    --log) LOG="$2"; shift ;;
+    --from) FROM="$2"; shift ;;
+    --to) TO="$2"; shift ;;
+    --yes) YES=1 ;;
+    -h | --help) usage ;;
+    *) echo "unknown argument: $1" >&2; usage ;;
+  esac
+  shift
+done
+
+now_ms() { local t; t="$(date +%s%3N 2>/dev/null)"; case "$t" in *N* | '') echo "$(( $(date +%s) * 1000 ))" ;; *) echo "$t" ;; esac; }
+# A JSON string of $1: backslash, quote and control characters escaped; other bytes as they are.
+json_str() {
+  local s="$1"
+  s="@{s//\\/\\\\}"; s="@{s//\"/\\\"}"; s="@{s//$'\n'/\\n}"; s="@{s//$'\r'/\\r}"; s="@{s//$'\t'/\\t}"
+  s="$(printf '%s' "$s" | tr -d '\000-\010\013\014\016-\037')"
+  printf '"%s"' "$s"
+}
+log_line() { printf '%s\n' "$1" >>"$LOG"; }
+SECRET_NAMES=""
+# Output headed for the log, with every secret's value replaced by a marker.
+scrub() {
+  local text="$1" name value
+  for name in $SECRET_NAMES; do
+    value="@{!name:-}"
+    [ @{#value} -ge 4 ] && text="@{text//"$value"/[REDACTED:env:$name]}"
+  done
+  printf '%s' "$text"
+}
+HAVE_TIMEOUT=0; command -v timeout >/dev/null 2>&1 && HAVE_TIMEOUT=1
+run_limited() { # seconds command: runs it in bash, stopped (with its children) after the limit
+  if [ "$HAVE_TIMEOUT" = 1 ]; then timeout -k 10 "$1" bash -c "$2"; else bash -c "$2"; fi
+}
+`);
+
+const STEP_RUNNER = bashSource(String.raw`
+IN_RANGE=1; [ -n "$FROM" ] && IN_RANGE=0
+STEP_ID="" STEP_STARTED=0 RUN_STATUS=ok
+finish_run() { log_line "{\"type\":\"run-finished\",\"status\":\"$1\",\"ended_at\":$(now_ms)}"; }
+on_interrupt() {
+  [ -n "$STEP_ID" ] && log_line "{\"type\":\"step-finished\",\"step_id\":$(json_str "$STEP_ID"),\"status\":\"interrupted\",\"ended_at\":$(now_ms)}"
+  finish_run interrupted; echo "interrupted; run log: $LOG" >&2; exit 130
+}
+trap on_interrupt INT TERM
+
+# run_step ID INDEX TIMEOUT DESTRUCTIVE GUARD COMMAND POLL_INTERVAL POLL_MAX EXPECT_EXIT EXPECT_OUTPUT
+run_step() {
+  local id="$1" index="$2" limit="$3" destructive="$4" guard="$5" cmd="$6" every="$7" most="$8" want_exit="$9" want_out="@{10}"
+  [ "$id" = "$FROM" ] && IN_RANGE=1
+  if [ "$IN_RANGE" = 0 ]; then return 0; fi
+  [ "$id" = "$TO" ] && IN_RANGE=2
+  STEP_ID="$id"; STEP_STARTED="$(now_ms)"
+  log_line "{\"type\":\"step-started\",\"step_id\":$(json_str "$id"),\"step_index\":$index,\"command\":$(json_str "$cmd"),\"guard\":$(json_str "$guard"),\"destructive\":$destructive,\"started_at\":$STEP_STARTED}"
+  if [ -n "$guard" ] && run_limited 60 "$guard" >/dev/null 2>&1; then
+    echo "[$id] already done (guard)"
+    log_line "{\"type\":\"step-finished\",\"step_id\":$(json_str "$id"),\"status\":\"guarded\",\"guard_satisfied\":true,\"ended_at\":$(now_ms)}"
+    STEP_ID=""; [ "$IN_RANGE" = 2 ] && IN_RANGE=0; return 0
+  fi
+  if [ "$destructive" = true ] && [ "$YES" != 1 ]; then
+    local answer=""
+    if [ -t 0 ]; then read -r -p "[$id] destructive: $cmd
+Run it? [y/N] " answer; else echo "[$id] is destructive and no terminal is attached: pass --yes to approve it" >&2; fi
+    case "$answer" in
+      y | Y | yes) ;;
+      *) log_line "{\"type\":\"step-finished\",\"step_id\":$(json_str "$id"),\"status\":\"skipped\",\"detail\":\"declined at the confirmation\",\"ended_at\":$(now_ms)}"
+         STEP_ID=""; [ "$IN_RANGE" = 2 ] && IN_RANGE=0; return 0 ;;
+    esac
+  fi
+  echo "[$id] $cmd"
+  local out rc began; out="$(mktemp)"; began="$(date +%s)"
+  while :; do
+    run_limited "$limit" "$cmd" 2>&1 | tee "$out"; rc=@{PIPESTATUS[0]}
+    [ -z "$every" ] && break
+    if [ "$rc" = "$want_exit" ] && { [ -z "$want_out" ] || grep -Eq -- "$want_out" "$out"; }; then break; fi
+    [ $(( $(date +%s) - began + @{every%.*} )) -gt "$most" ] && break
+    sleep "$every"
+  done
+  local timed_out=false; { [ "$HAVE_TIMEOUT" = 1 ] && { [ "$rc" = 124 ] || [ "$rc" = 137 ]; }; } && timed_out=true
+  log_line "{\"type\":\"step-finished\",\"step_id\":$(json_str "$id"),\"exit_code\":$rc,\"timed_out\":$timed_out,\"guard_satisfied\":$([ -n "$guard" ] && echo false || echo null),\"ended_at\":$(now_ms),\"output\":$(json_str "$(scrub "$(tail -c 65536 "$out")")")}"
+  rm -f "$out"; STEP_ID=""
+  if [ "$timed_out" = true ] || [ "$rc" != "$want_exit" ]; then
+    echo "[$id] failed (exit $rc, expected $want_exit); stopping. Run log: $LOG" >&2
+    finish_run failed; exit 1
+  fi
+  [ "$IN_RANGE" = 2 ] && IN_RANGE=0
+  return 0
+}
+`);
+
+function stepCall(step: PlanStep, index: number, values: Readonly<Record<string, string>>): string {
+  const rendered = renderStep(step, values);
+  return [
+    `run_step ${bashQuote(step.id)} ${index} ${Math.ceil(step.timeout_s)} ${step.destructive} \\`,
+    `  ${bashQuote(rendered.guard ?? '')} \\`,
+    `  ${bashQuote(rendered.command)} \\`,
+    `  ${bashQuote(step.poll ? String(step.poll.interval_s) : '')} ${bashQuote(step.poll ? String(Math.ceil(step.poll.max_s)) : '')} ${bashQuote(step.expect.exit === null ? '' : String(step.expect.exit))} ${bashQuote(step.expect.output ?? '')}`,
+  ].join('\n');
+}
+
+export function renderShellScript(plan: Plan, values: Readonly<Record<string, string>>, exportedAt: Date): string {
+  const roles = Object.keys(plan.roles);
+  const secretNames = secretNamesOf(plan);
+  const lines: string[] = [
+    '#!/usr/bin/env bash',
+    `# retrace replay of "${(plan.session.title ?? plan.session.id).replace(/[\r\n]/g, ' ')}" (session ${plan.session.id}),`,
+    `# exported ${exportedAt.toISOString()}. Candidate: ${plan.candidate ?? 'unknown'}.`,
+    '# Runs the steps of one role on THIS machine, in order, and writes a JSONL run log for',
+    '# `retrace ingest`. Secrets are read from the environment, never stored here.',
+    `#   usage: bash ${'$0'} --role ${roles.join('|')} [--log FILE] [--from STEP] [--to STEP] [--yes]`,
+    PRELUDE,
+    `PLAN_JSON=${bashQuote(JSON.stringify(plan))}`,
+    `case "$ROLE" in ${roles.map(bashQuote).join(' | ')}) ;; *) echo "--role must be one of: ${roles.join(' ')}" >&2; usage ;; esac`,
+  ];
+  for (const role of roles) {
+    const steps = plan.steps.filter((step) => step.roles.includes(role));
+    const needed = secretNamesOf(plan).filter((name) => steps.some((step) => secretsReferenced(`${step.command}\n${step.guard ?? ''}`, secretNames).includes(name)));
+    if (needed.length === 0) continue;
+    lines.push(`if [ "$ROLE" = ${bashQuote(role)} ]; then`, `  SECRET_NAMES=${bashQuote(needed.join(' '))}`);
+    for (const name of needed) lines.push(`  [ -n "\${${name}:-}" ] || { echo "set ${name} in the environment first (a secret; never written into this script)" >&2; exit 2; }; export ${name}`);
+    lines.push('fi');
+  }
+  lines.push(
+    `RUN_ID="run_$(date -u +%Y%m%d-%H%M%S)_$(hostname -s 2>/dev/null || echo host)_$ROLE"`,
+    `[ -n "$LOG" ] || LOG="./retrace-$RUN_ID.jsonl"`,
+    `log_line "{\\"type\\":\\"run-started\\",\\"format\\":\\"${RUNLOG_FORMAT}\\",\\"version\\":${RUNLOG_VERSION},\\"run_id\\":$(json_str "$RUN_ID"),\\"role\\":$(json_str "$ROLE"),\\"host\\":$(json_str "$(hostname 2>/dev/null)"),\\"user\\":$(json_str "$(id -un 2>/dev/null)"),\\"started_at\\":$(now_ms),\\"plan\\":$PLAN_JSON}"`,
+    `echo "retrace run $RUN_ID ($ROLE on $(hostname)); log: $LOG"`,
+    STEP_RUNNER,
+  );
+  for (const role of roles) {
+    lines.push(`if [ "$ROLE" = ${bashQuote(role)} ]; then`);
+    plan.steps.forEach((step, index) => {
+      if (step.roles.includes(role)) lines.push(stepCall(step, index, values).replace(/^/gm, '  '));
+    });
+    lines.push('fi');
+  }
+  lines.push('finish_run ok', 'echo "done; run log: $LOG (retrace ingest it)"', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,128 @@
+import type { Plan, PlanStep } from './schema.js';
+import { renderTemplate, TemplateError } from './template.js';
+
+/** Turning a plan into the commands a host will run, and the dry run's text. Pure. */
+
+export function secretNamesOf(plan: Plan): string[] {
+  return Object.entries(plan.variables)
+    .filter(([, variable]) => 'env' in variable)
+    .map(([name, variable]) => ('env' in variable ? variable.env : name));
+}
+
+/** Value variables, with `--var name=value` overrides; a secret cannot be overridden this way. */
+export function planValues(plan: Plan, overrides: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, variable] of Object.entries(plan.variables)) if ('value' in variable) values[name] = variable.value;
+  for (const [name, value] of Object.entries(overrides)) {
+    const declared = plan.variables[name];
+    if (!declared) throw new TemplateError(`--var ${name}: the plan declares no variable ${name}`);
+    if ('env' in declared) throw new TemplateError(`--var ${name}: ${name} is a secret; set $${declared.env} in the environment instead`);
+    values[name] = value;
+  }
+  return values;
+}
+
+export interface RenderedStep {
+  command: string;
+  guard: string | null;
+}
+
+export function renderStep(step: PlanStep, values: Readonly<Record<string, string>>): RenderedStep {
+  return { command: renderTemplate(step.command, values), guard: step.guard === null ? null : renderTemplate(step.guard, values) };
+}
+
+export class StepRangeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StepRangeError';
+  }
+}
+
+/** Indexes of the steps between --from and --to (inclusive), by step id. */
+export function stepRange(plan: Plan, from?: string, to?: string): { first: number; last: number } {
+  const indexOf = (id: string, flag: string): number => {
+    const index = plan.steps.findIndex((step) => step.id === id);
+    if (index < 0) throw new StepRangeError(`${flag} ${id}: no such step; the plan's steps are ${plan.steps.map((s) => s.id).join(', ')}`);
+    return index;
+  };
+  const first = from ? indexOf(from, '--from') : 0;
+  const last = to ? indexOf(to, '--to') : plan.steps.length - 1;
+  if (first > last) throw new StepRangeError(`--from ${from} comes after --to ${to}`);
+  return { first, last };
+}
+
+/**
+ * Consecutive steps that may run together: a step joins the batch before it when it names every
+ * step already in it under independent_of (or they name it). Steps on several roles always run
+ * on those hosts at once.
+ */
+export function batchesOf(steps: readonly PlanStep[]): PlanStep[][] {
+  const batches: PlanStep[][] = [];
+  for (const step of steps) {
+    const current = batches.at(-1);
+    const joins = current?.every((other) => step.independent_of.includes(other.id) || other.independent_of.includes(step.id));
+    if (current && joins) current.push(step);
+    else batches.push([step]);
+  }
+  return batches;
+}
+
+function recordedAs(role: Plan['roles'][string]): string {
+  const address = role.recorded_user && role.recorded_address ? `${role.recorded_user}@${role.recorded_address}` : role.recorded_address;
+  const parts = [address, role.recorded_hostname].filter(Boolean);
+  return parts.length > 0 ? `recorded: ${parts.join(', ')}` : 'no recorded address';
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => `${prefix}${line}`)
+    .join('\n');
+}
+
+export interface DryRunInput {
+  plan: Plan;
+  hosts: Readonly<Record<string, string | null>>;
+  values: Readonly<Record<string, string>>;
+  range: { first: number; last: number };
+  secretsSet: Readonly<Record<string, boolean>>;
+}
+
+/** The dry run: per host, the rendered steps with their guard and destructive marks. */
+export function renderDryRun(input: DryRunInput): string {
+  const { plan, range } = input;
+  const lines: string[] = [];
+  lines.push(`Plan for ${plan.session.title ? `"${plan.session.title}"` : plan.session.id} (session ${plan.session.id})`);
+  if (plan.candidate) lines.push(`Winning candidate: ${plan.candidate}`);
+  lines.push(`${plan.steps.length} steps; roles: ${Object.keys(plan.roles).join(', ')}`);
+  for (const [role, spec] of Object.entries(plan.roles)) {
+    const host = input.hosts[role];
+    lines.push('');
+    lines.push(`${role} → ${host ?? '(no --host given)'}   # ${recordedAs(spec)}, never used as a target`);
+    plan.steps.forEach((step, index) => {
+      if (!step.roles.includes(role)) return;
+      const outside = index < range.first || index > range.last;
+      const rendered = renderStep(step, input.values);
+      const marks = [
+        step.destructive ? 'DESTRUCTIVE: asks to confirm' : null,
+        step.guard ? 'guarded' : null,
+        step.roles.length > 1 ? `parallel on ${step.roles.join(' + ')}` : null,
+        step.poll ? `polls every ${step.poll.interval_s}s for up to ${step.poll.max_s}s` : null,
+        `timeout ${step.timeout_s}s`,
+        outside ? 'outside --from/--to: not run' : null,
+      ].filter(Boolean);
+      lines.push(`  ${index + 1}. ${step.id}${step.description ? ` — ${step.description}` : ''}`);
+      lines.push(`     [${marks.join('] [')}]`);
+      if (rendered.guard) lines.push(indent(rendered.guard, '     guard: ').replace(/\n {5}guard: /g, '\n            '));
+      lines.push(indent(rendered.command, '     $ ').replace(/\n {5}\$ /g, '\n       '));
+      const expected = [step.expect.exit === null ? null : `exit ${step.expect.exit}`, step.expect.output ? `output /${step.expect.output}/` : null].filter(Boolean);
+      if (expected.length > 0) lines.push(`     expect: ${expected.join(', ')}`);
+    });
+  }
+  const secrets = Object.entries(input.secretsSet);
+  if (secrets.length > 0) {
+    lines.push('');
+    lines.push(`Secrets, read from the environment at run time: ${secrets.map(([name, set]) => `${name} (${set ? 'set' : 'NOT set'})`).join(', ')}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,123 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Database } from '../../store/database.js';
+import { loadRun } from '../../store/run-queries.js';
+import { planFromStore } from '../plan/load.js';
+import { planValues, stepRange } from '../plan/render.js';
+import type { Plan } from '../plan/schema.js';
+import { parsePlanYaml, validatePlan } from '../plan/yaml.js';
+import { parseHostSpec, parseRoleAssignment } from '../ssh/host-target.js';
+import { newRunId, type RunHeader, type RunMode } from './recorder.js';
+import { resumeStateOf, type ResumeState } from './resume.js';
+
+/**
+ * From what the user typed to a run ready to start: the plan (a YAML file, a session of the
+ * store, or the run being resumed), the hosts per role, the values, the step range and the run's
+ * header. No connection is made here and nothing is written.
+ */
+
+export class ReplayInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReplayInputError';
+  }
+}
+
+export interface ReplayRequest {
+  /** A plan file or a SESSION reference; ignored when resuming. */
+  source: string | null;
+  resume: string | null;
+  hosts: readonly string[];
+  vars: readonly string[];
+  from?: string;
+  to?: string;
+  mode: RunMode;
+}
+
+export interface PreparedReplay {
+  plan: Plan;
+  header: RunHeader;
+  values: Record<string, string>;
+  range: { first: number; last: number };
+  resume: ResumeState | null;
+}
+
+function parseAssignments(list: readonly string[], flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new ReplayInputError(`${flag} ${item}: expected NAME=VALUE`);
+    out[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return out;
+}
+
+function hostSpecsOf(list: readonly string[], plan: Plan): Record<string, string> {
+  const specs: Record<string, string> = {};
+  for (const item of list) {
+    const { role } = parseRoleAssignment(item);
+    if (!plan.roles[role]) throw new ReplayInputError(`--host ${item}: the plan has no role "${role}" (its roles: ${Object.keys(plan.roles).join(', ')})`);
+    if (specs[role]) throw new ReplayInputError(`--host ${role}= is given twice`);
+    specs[role] = item.slice(item.indexOf('=') + 1);
+  }
+  return specs;
+}
+
+async function loadPlan(db: Database | null, source: string): Promise<{ plan: Plan; label: string }> {
+  if (existsSync(source) && statSync(source).isFile()) {
+    const path = resolve(source);
+    return { plan: parsePlanYaml(readFileSync(path, 'utf8'), path), label: path };
+  }
+  if (!db) throw new ReplayInputError(`${source} is not a plan file, and there is no store to find a session in`);
+  const { plan } = await planFromStore(db, source);
+  return { plan, label: `session:${plan.session.id}` };
+}
+
+export async function prepareReplay(db: Database | null, request: ReplayRequest, now = new Date()): Promise<PreparedReplay> {
+  if (request.resume) {
+    if (!db) throw new ReplayInputError('--resume needs the store the run was recorded in');
+    const stored = await loadRun(db, request.resume);
+    if (stored.mode !== 'live') throw new ReplayInputError(`${stored.id} is a dry run; there is nothing to resume (run again with --live)`);
+    if (stored.status === 'ok') throw new ReplayInputError(`${stored.id} already finished ok; nothing to resume`);
+    const plan = validatePlan(JSON.parse(stored.plan_json), `the plan of ${stored.id}`);
+    const hostSpecs = { ...stored.host_specs, ...hostSpecsOf(request.hosts, plan) };
+    const from = request.from ?? stored.step_from ?? undefined;
+    const to = request.to ?? stored.step_to ?? undefined;
+    return {
+      plan,
+      header: { ...headerFor(stored.id, plan, stored.plan ?? '', 'live', hostSpecs, from, to, now), sessionTitle: stored.session_title },
+      values: planValues(plan, parseAssignments(request.vars, '--var')),
+      range: stepRange(plan, from, to),
+      resume: resumeStateOf(stored.step_rows),
+    };
+  }
+  if (!request.source) throw new ReplayInputError('name a plan file or a session to replay (or --resume RUN)');
+  const { plan, label } = await loadPlan(db, request.source);
+  const hostSpecs = hostSpecsOf(request.hosts, plan);
+  for (const spec of Object.values(hostSpecs)) parseHostSpec(spec);
+  return {
+    plan,
+    header: headerFor(newRunId(now), plan, label, request.mode, hostSpecs, request.from, request.to, now),
+    values: planValues(plan, parseAssignments(request.vars, '--var')),
+    range: stepRange(plan, request.from, request.to),
+    resume: null,
+  };
+}
+
+function headerFor(id: string, plan: Plan, label: string, mode: RunMode, hostSpecs: Record<string, string>, from: string | undefined, to: string | undefined, now: Date): RunHeader {
+  return {
+    id,
+    sessionId: plan.session.id,
+    sessionTitle: plan.session.title,
+    planLabel: label,
+    planJson: JSON.stringify(plan),
+    mode,
+    hosts: { ...hostSpecs },
+    hostSpecs,
+    stepFrom: from ?? null,
+    stepTo: to ?? null,
+    startedAt: now.getTime(),
+    pid: process.pid,
+    origin: 'replay',
+  };
+}

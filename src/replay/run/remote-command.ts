@@ -1,0 +1,125 @@
+/**
+ * What is sent over the SSH exec channel around a step's command, and how its output is read
+ * back. Pure text functions, tested without a server.
+ *
+ * - The session shell (a session leader under sshd, so its pid is the process group id) first
+ *   prints its pid on stderr behind a marker: a timeout or Ctrl-C then kills the whole group
+ *   with `kill -- -PGID` over a second channel, not only the channel.
+ * - Secrets arrive on stdin, one line each, read into exported variables before the command
+ *   runs: never on a command line (visible in `ps`), never in the store; sshd's AcceptEnv is
+ *   not needed.
+ */
+
+export const PGID_MARKER = '\u001eretrace-pgid ';
+
+export class SecretError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SecretError';
+  }
+}
+
+/** Secret names a command (or guard) refers to as `$NAME` or `${NAME}`. */
+export function secretsReferenced(command: string, secretNames: readonly string[]): string[] {
+  return secretNames.filter((name) => new RegExp(`\\$(?:\\{${name}(?:[:}#%/-])|${name}(?![A-Za-z0-9_]))`).test(command));
+}
+
+export function wrapRemoteCommand(command: string, secretNames: readonly string[]): string {
+  const lines = [`printf '${PGID_MARKER.replace('\u001e', '\\036')}%s\\n' "$$" >&2`];
+  for (const name of secretNames) lines.push(`IFS= read -r ${name}; export ${name}`);
+  lines.push(command);
+  return lines.join('\n');
+}
+
+/** The stdin that goes with `wrapRemoteCommand`: each secret's value on its own line. */
+export function secretsStdin(secretNames: readonly string[], values: Readonly<Record<string, string | undefined>>): string {
+  return secretNames
+    .map((name) => {
+      const value = values[name];
+      if (value === undefined) throw new SecretError(`secret ${name} is not set in the environment`);
+      if (/[\n\r\0]/.test(value)) throw new SecretError(`secret ${name} holds a line break or NUL, which cannot be passed`);
+      return `${value}\n`;
+    })
+    .join('');
+}
+
+/** Stops a step's process group: politely, then for sure. */
+export function killGroupCommand(pgid: number, graceSeconds = 2): string {
+  if (!Number.isInteger(pgid) || pgid <= 1) throw new Error(`refusing to signal process group ${pgid}`);
+  return `kill -TERM -- -${pgid} 2>/dev/null; sleep ${graceSeconds}; kill -KILL -- -${pgid} 2>/dev/null; true`;
+}
+
+/**
+ * Reads stderr as it streams: holds bytes until the marker line is seen (or ruled out), then
+ * passes the rest through. The marker is always the first thing the wrapper writes.
+ */
+export class MarkerReader {
+  private pending = '';
+  private settled = false;
+  pgid: number | null = null;
+
+  /** Returns the part of `chunk` that belongs to the command's own stderr. */
+  push(chunk: string): string {
+    if (this.settled) return chunk;
+    this.pending += chunk;
+    const newline = this.pending.indexOf('\n');
+    if (newline < 0) {
+      if (!PGID_MARKER.startsWith(this.pending.slice(0, PGID_MARKER.length)) || this.pending.length > 64) return this.settle();
+      return '';
+    }
+    const first = this.pending.slice(0, newline);
+    if (first.startsWith(PGID_MARKER)) {
+      const pid = Number(first.slice(PGID_MARKER.length));
+      if (Number.isInteger(pid) && pid > 1) this.pgid = pid;
+      this.pending = this.pending.slice(newline + 1);
+    }
+    return this.settle();
+  }
+
+  /** Whatever is still held (the stream ended before a full line). */
+  flush(): string {
+    return this.settle();
+  }
+
+  private settle(): string {
+    this.settled = true;
+    const rest = this.pending;
+    this.pending = '';
+    return rest;
+  }
+}
+
+/** Replaces every occurrence of a secret's value in text a remote host sent back. */
+export function scrubSecrets(text: string, values: Readonly<Record<string, string>>): string {
+  let out = text;
+  for (const [name, value] of Object.entries(values)) {
+    if (value.length >= 4) out = out.split(value).join(`[REDACTED:env:${name}]`);
+  }
+  return out;
+}
+
+/** Keeps the last `limit` characters of a growing output, noting what was dropped. */
+export class OutputTail {
+  private text = '';
+  dropped = 0;
+
+  constructor(private readonly limit = 512 * 1024) {}
+
+  append(chunk: string): void {
+    this.text += chunk;
+    if (this.text.length > this.limit * 2) this.trim();
+  }
+
+  private trim(): void {
+    const cut = this.text.length - this.limit;
+    if (cut > 0) {
+      this.dropped += cut;
+      this.text = this.text.slice(cut);
+    }
+  }
+
+  value(): string {
+    this.trim();
+    return this.dropped > 0 ? `[… ${this.dropped} characters dropped …]\n${this.text}` : this.text;
+  }
+}

@@ -1,0 +1,223 @@
+import type { RunItem } from '../ingest/model.js';
+import type { RunHeader, RunRecorder, RunStatus, StepFinish, StepStart } from '../replay/run/recorder.js';
+import type { Database } from './database.js';
+
+/**
+ * Writes replay runs: into `runs`/`run_steps`, and as a session of agent `retrace` (a message per
+ * step, a tool call per host execution) so the views of past sessions show runs too. Every call is
+ * one small transaction; calls are queued, so parallel steps never interleave two transactions.
+ */
+
+const ts = (param: string): string => `epoch_ms(CAST(${param} AS BIGINT))`;
+
+export function messageIdOf(runId: string, stepId: string): string {
+  return `${runId}/${stepId}`;
+}
+
+export function callIdOf(step: Pick<StepStart, 'runId' | 'stepId' | 'role' | 'attempt'>): string {
+  return `${step.runId}/${step.stepId}/${step.role}/${step.attempt}`;
+}
+
+function callStatus(status: string): string {
+  if (status === 'running') return 'running';
+  return status === 'ok' || status === 'guarded' || status === 'skipped' || status === 'planned' ? 'completed' : 'error';
+}
+
+export async function inTransaction(db: Database, work: () => Promise<void>): Promise<void> {
+  await db.run('BEGIN TRANSACTION');
+  try {
+    await work();
+    await db.run('COMMIT');
+  } catch (error) {
+    await db.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Session counts and end time, recomputed from the rows (cheap: one session). */
+async function refreshSession(db: Database, runId: string): Promise<void> {
+  await db.run(
+    `UPDATE sessions SET
+       message_count = (SELECT count(*) FROM messages WHERE session_id = ?),
+       tool_call_count = (SELECT count(*) FROM tool_calls WHERE session_id = ?),
+       ended_at = (SELECT max(coalesce(completed_at, created_at)) FROM messages WHERE session_id = ?)
+     WHERE id = ?`,
+    [runId, runId, runId, runId],
+  );
+}
+
+/** The rows a run header stands for; used by the recorder and by the run-log import. */
+export async function writeRunHeader(db: Database, header: RunHeader): Promise<void> {
+  await db.run(
+    `INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ${ts('?')}, NULL, 0, ?, ?, NULL)`,
+    [
+      header.id,
+      header.sessionId,
+      header.sessionTitle,
+      header.planLabel,
+      header.planJson,
+      header.mode,
+      JSON.stringify(header.hosts),
+      JSON.stringify(header.hostSpecs),
+      header.stepFrom,
+      header.stepTo,
+      header.startedAt,
+      header.pid,
+      header.origin,
+    ],
+  );
+  await db.run(
+    `INSERT INTO sessions VALUES (?, 'retrace', ?, NULL, ?, NULL, ${ts('?')}, NULL, NULL, 0, 0, ?)`,
+    [
+      header.id,
+      header.origin,
+      `${header.mode === 'dry' ? 'dry run' : 'replay'} of ${header.sessionTitle ?? header.sessionId}`,
+      header.startedAt,
+      JSON.stringify({ run_id: header.id, replay_of: header.sessionId, mode: header.mode, plan: header.planLabel, hosts: header.hosts }),
+    ],
+  );
+}
+
+export async function writeStepStart(db: Database, step: StepStart): Promise<void> {
+  const messageId = messageIdOf(step.runId, step.stepId);
+  const callId = callIdOf(step);
+  await db.run(`DELETE FROM run_steps WHERE run_id = ? AND step_id = ? AND role = ? AND attempt = ?`, [step.runId, step.stepId, step.role, step.attempt]);
+  await db.run(
+    `INSERT INTO run_steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'running', NULL, false, ${ts('?')}, NULL, NULL, NULL, NULL, NULL, ?)`,
+    [step.runId, step.stepId, step.stepIndex, step.role, step.host, step.attempt, step.description, step.command, step.guard, step.destructive, step.startedAt, callId],
+  );
+  await db.run(
+    `INSERT INTO messages (session_id, id, ordinal, role, created_at, text, reasoning)
+     SELECT ?, ?, ?, 'assistant', ${ts('?')}, ?, ''
+     WHERE NOT EXISTS (SELECT 1 FROM messages WHERE session_id = ? AND id = ?)`,
+    [step.runId, messageId, step.stepIndex + 1, step.startedAt, `${step.stepId}: ${step.description || step.command.split('\n')[0]}`, step.runId, messageId],
+  );
+  await db.run(`DELETE FROM tool_calls WHERE session_id = ? AND call_id = ?`, [step.runId, callId]);
+  await db.run(
+    `INSERT INTO tool_calls (session_id, message_id, call_id, ordinal, tool, status, input, command, title, started_at, timed_out, truncated)
+     VALUES (?, ?, ?, (SELECT coalesce(max(ordinal), 0) + 1 FROM tool_calls WHERE session_id = ?), 'ssh', 'running', ?, ?, ?, ${ts('?')}, false, false)`,
+    [
+      step.runId,
+      messageId,
+      callId,
+      step.runId,
+      JSON.stringify({ role: step.role, host: step.host, command: step.command, guard: step.guard, destructive: step.destructive, attempt: step.attempt }),
+      step.command,
+      `${step.stepId} on ${step.role} (${step.host})`,
+      step.startedAt,
+    ],
+  );
+  await refreshSession(db, step.runId);
+}
+
+export async function writeStepFinish(db: Database, step: StepFinish): Promise<void> {
+  const callId = callIdOf(step);
+  await db.run(
+    `UPDATE run_steps SET status = ?, exit_code = ?, timed_out = ?, guard_satisfied = ?, ended_at = ${ts('?')}, duration_ms = ?,
+       output = ?, verdict = ?, detail = ?
+     WHERE run_id = ? AND step_id = ? AND role = ? AND attempt = ?`,
+    [step.status, step.exitCode, step.timedOut, step.guardSatisfied, step.endedAt, step.endedAt - step.startedAt, step.output, step.verdict, step.detail, step.runId, step.stepId, step.role, step.attempt],
+  );
+  await db.run(
+    `UPDATE tool_calls SET status = ?, output = ?, ended_at = ${ts('?')}, duration_ms = ?, exit_code = ?, timed_out = ?,
+       extra = ?
+     WHERE session_id = ? AND call_id = ?`,
+    [callStatus(step.status), step.output, step.endedAt, step.endedAt - step.startedAt, step.exitCode, step.timedOut, JSON.stringify({ status: step.status, verdict: step.verdict, detail: step.detail, guard_satisfied: step.guardSatisfied }), step.runId, callId],
+  );
+  const summary = `${step.role}: ${step.status}${step.verdict ? ` (${step.verdict}${step.detail ? `: ${step.detail}` : ''})` : ''}`;
+  await db.run(
+    `UPDATE messages SET completed_at = greatest(coalesce(completed_at, ${ts('?')}), ${ts('?')}), text = text || chr(10) || ?
+     WHERE session_id = ? AND id = ?`,
+    [step.endedAt, step.endedAt, summary, step.runId, messageIdOf(step.runId, step.stepId)],
+  );
+  await refreshSession(db, step.runId);
+}
+
+/** Ends a run; `diverged` counts the latest attempt of every target, over all of the run's sessions. */
+export async function writeRunEnd(db: Database, runId: string, status: RunStatus, endedAt: number): Promise<void> {
+  await db.run(
+    `UPDATE runs SET status = ?, ended_at = ${ts('?')},
+       diverged = (SELECT count(*) FROM run_steps s WHERE s.run_id = ? AND s.verdict = 'diverged'
+         AND s.attempt = (SELECT max(t.attempt) FROM run_steps t WHERE t.run_id = s.run_id AND t.step_id = s.step_id AND t.role = s.role))
+     WHERE id = ?`,
+    [status, endedAt, runId, runId],
+  );
+  await db.run(`UPDATE sessions SET ended_at = greatest(coalesce(ended_at, ${ts('?')}), ${ts('?')}) WHERE id = ?`, [endedAt, endedAt, runId]);
+}
+
+export class StoreRunRecorder implements RunRecorder {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly db: Database) {}
+
+  private serial(work: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(() => inTransaction(this.db, work));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  runStarted(header: RunHeader): Promise<void> {
+    return this.serial(() => writeRunHeader(this.db, header));
+  }
+
+  runResumed(runId: string, hosts: Record<string, string>, at: number, pid: number | null): Promise<void> {
+    return this.serial(async () => {
+      await this.db.run(`UPDATE runs SET status = 'running', ended_at = NULL, hosts = ?, pid = ?, resumed_at = ${ts('?')} WHERE id = ?`, [JSON.stringify(hosts), pid, at, runId]);
+    });
+  }
+
+  stepStarted(step: StepStart): Promise<void> {
+    return this.serial(() => writeStepStart(this.db, step));
+  }
+
+  stepFinished(step: StepFinish): Promise<void> {
+    return this.serial(() => writeStepFinish(this.db, step));
+  }
+
+  runFinished(runId: string, status: RunStatus, endedAt: number): Promise<void> {
+    return this.serial(() => writeRunEnd(this.db, runId, status, endedAt));
+  }
+}
+
+/** A run read from an exported script's log: its `runs` and `run_steps` rows, replacing any earlier import. */
+export async function writeImportedRun(db: Database, item: RunItem): Promise<void> {
+  const { run, steps } = item;
+  await db.run(`DELETE FROM run_steps WHERE run_id = ?`, [run.id]);
+  await db.run(`DELETE FROM runs WHERE id = ?`, [run.id]);
+  await db.run(
+    `INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ${ts('?')}, ${ts('?')}, 0, NULL, ?, NULL)`,
+    [run.id, run.sessionId, run.sessionTitle, run.planLabel, run.planJson, run.mode, run.status, JSON.stringify(run.hosts), JSON.stringify(run.hosts), run.startedAt, run.endedAt, run.origin],
+  );
+  for (const step of steps) {
+    await db.run(
+      `INSERT INTO run_steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${ts('?')}, ${ts('?')}, ?, ?, ?, ?, ?)`,
+      [
+        run.id,
+        step.stepId,
+        step.stepIndex,
+        step.role,
+        step.host,
+        step.attempt,
+        step.description,
+        step.command,
+        step.guard,
+        step.destructive,
+        step.guardSatisfied,
+        step.status,
+        step.exitCode,
+        step.timedOut,
+        step.startedAt,
+        step.endedAt,
+        step.endedAt === null ? null : step.endedAt - step.startedAt,
+        step.output,
+        step.verdict,
+        step.detail,
+        step.callId,
+      ],
+    );
+  }
+  await db.run(
+    `UPDATE runs SET diverged = (SELECT count(*) FROM run_steps WHERE run_id = ? AND verdict = 'diverged') WHERE id = ?`,
+    [run.id, run.id],
+  );
+}

@@ -1,0 +1,133 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isDestructive } from '../../src/replay/plan/destructive.js';
+import type { Extraction } from '../../src/replay/plan/extract.js';
+import { planFromStore } from '../../src/replay/plan/load.js';
+import type { Plan } from '../../src/replay/plan/schema.js';
+import { secretsToReferences } from '../../src/replay/plan/secrets.js';
+import { parsePlanYaml, PlanError, planToYaml } from '../../src/replay/plan/yaml.js';
+import { Database } from '../../src/store/database.js';
+import { ingestPaths } from '../helpers/ingest.js';
+import { plantedSecrets, SESSIONS_DIR } from '../helpers/sample.js';
+import { tempDbPath, tempDir } from '../helpers/temp.js';
+
+const dir = tempDir('retrace-plan-');
+let extraction: Extraction;
+let plan: Plan;
+
+beforeAll(async () => {
+  const dbPath = tempDbPath(dir);
+  await ingestPaths(dbPath, [SESSIONS_DIR]);
+  const db = await Database.open(dbPath, { readOnly: true });
+  try {
+    extraction = await planFromStore(db, 'Qwen3.5');
+    plan = extraction.plan;
+  } finally {
+    db.close();
+  }
+});
+
+describe('the plan of the bundled sample', () => {
+  it('keeps the accepted image\'s steps, in the recorded order, on the roles they ran on', () => {
+    expect(plan.candidate).toBe('hellohal2064/vllm-qwen3.5-gb10');
+    expect(plan.steps.map((s) => `${s.id}@${s.roles.join('+')}`)).toEqual([
+      'stop-vllm-cluster-vllm-proxy@head',
+      'stop-vllm-embeddings-vllm-reranker@head',
+      'pull-image@head+worker',
+      'install-huggingface-hub@head+worker',
+      'download-model@head+worker',
+      'start-cluster-head@head',
+      'join-cluster@worker',
+      'check-cluster@head',
+      'serve-model@head',
+      'check-health@head',
+      'check-models@head',
+      'check-chat-completions@head',
+    ]);
+  });
+
+  it('infers the roles from the recorded hosts, keeping addresses and hostnames as comments only', () => {
+    expect(plan.roles).toEqual({
+      head: { recorded_address: '10.1.230.180', recorded_hostname: 'spark-1a32', recorded_user: 'aurora' },
+      worker: { recorded_address: '10.1.230.181', recorded_hostname: 'spark-5be3', recorded_user: 'aurora' },
+    });
+    for (const step of plan.steps) expect(step.command).not.toMatch(/10\.1\.230\.|ssh /);
+  });
+
+  it('drops rejected probes, look-ups, searches and superseded attempts', () => {
+    const text = JSON.stringify(plan.steps);
+    for (const rejected of ['lmsysorg/sglang', 'scitrera/dgx-spark-sglang', 'vllm-spark:v0.14']) expect(text).not.toContain(rejected);
+    expect(text).not.toMatch(/python3 -c|docker run --rm|nvidia-smi|ray_status|ibdev2netdev|ping -c|sleep \d/);
+    const why = (ordinal: number) => extraction.decisions.filter((d) => d.messageOrdinal === ordinal).map((d) => `${d.kept ? 'kept' : 'dropped'}: ${d.why}`);
+    expect(why(13)).toContain('dropped: pull timeout: an attempt, superseded');
+    expect(why(22)).toEqual(['dropped: install failed: an attempt, superseded', 'dropped: install failed: an attempt, superseded']);
+    expect(why(31)).toEqual(['dropped: health failed: an attempt, superseded']);
+    expect(why(41)).toEqual(['dropped: a check made after the deployment was reported done']);
+    expect(why(9)).toContain('dropped: health check of another service (port 8001)');
+  });
+
+  it('makes the image, model, link and node addresses variables; secrets are environment references, never values', () => {
+    expect(plan.variables).toMatchObject({
+      image: { value: 'hellohal2064/vllm-qwen3.5-gb10' },
+      model: { value: 'Qwen/Qwen3.5-122B-A10B-FP8' },
+      network_interface: { value: 'enp1s0f1np1' },
+      head_ip: { value: '192.168.200.1' },
+      worker_ip: { value: '192.168.200.2' },
+      HF_TOKEN: { env: 'HF_TOKEN', secret: true },
+      PYPI_PASSWORD: { env: 'PYPI_PASSWORD', secret: true },
+      API_KEY: { env: 'API_KEY', secret: true },
+    });
+    const download = plan.steps.find((s) => s.id === 'download-model');
+    expect(download?.command).toBe('HF_TOKEN=${HF_TOKEN} ~/.local/bin/hf download {{ model }} 2>&1 | tail -2 && du -sh ~/.cache/huggingface/hub/models--Qwen--Qwen3.5-122B-A10B-FP8');
+    const yaml = planToYaml(plan);
+    for (const secret of plantedSecrets()) expect(yaml).not.toContain(secret);
+    expect(yaml).not.toContain('REDACTED');
+  });
+
+  it('marks guards, destructive steps, timeouts, polls and what the record expects', () => {
+    const byId = Object.fromEntries(plan.steps.map((s) => [s.id, s]));
+    expect(plan.steps.filter((s) => s.destructive).map((s) => s.id)).toEqual(['stop-vllm-cluster-vllm-proxy', 'stop-vllm-embeddings-vllm-reranker']);
+    expect(byId['pull-image']).toMatchObject({ guard: 'docker image inspect {{ image }} >/dev/null 2>&1', timeout_s: 1800, expect: { exit: 0, output: '^Digest: sha256:[0-9a-f]{64}$' } });
+    expect(byId['download-model']?.timeout_s).toBe(3960);
+    expect(byId['check-health']).toMatchObject({ poll: { interval_s: 10, max_s: 900 }, expect: { output: '^200$' }, guard: null });
+    expect(byId['serve-model']?.guard).toBe('curl -sf -o /dev/null localhost:8000/health');
+    expect(byId['check-cluster']?.expect.output).toBe('[0-9.]+/2\\.0 GPU');
+    expect(byId['pull-image']?.source).toEqual({ message_ordinal: 20, call_id: 'toolu_01RFjNoYz375RMpBI3DPoEKo' });
+  });
+
+  it('reads back identically after a round trip through YAML', () => {
+    const text = planToYaml(plan);
+    expect(text).toContain('# recorded as aurora@10.1.230.180, spark-1a32 (never used as a target)');
+    expect(parsePlanYaml(text)).toEqual(plan);
+    expect(planToYaml(parsePlanYaml(text))).toBe(text);
+  });
+
+  it('refuses hand edits that break it, naming the field at fault', () => {
+    const text = planToYaml(plan);
+    expect(() => parsePlanYaml(text.replace('timeout_s: 1800', 'timeout_s: soon'))).toThrow(/steps\[2\]\.timeout_s/);
+    expect(() => parsePlanYaml(text.replace('      - worker\n    command: docker pull', '      - gpu\n    command: docker pull'))).toThrow(/role "gpu" is not declared/);
+    expect(() => parsePlanYaml(text.replace('docker pull {{ image }}', 'docker pull {{ imag }}'))).toThrow(/\{\{ imag \}\} is not declared/);
+    expect(() => parsePlanYaml(text.replace('id: check-models', 'id: check-health'))).toThrow(/used twice/);
+    expect(() => parsePlanYaml('steps: [')).toThrow(PlanError);
+  });
+});
+
+describe('pieces of extraction', () => {
+  it('tells destructive commands by their verbs, not their words', () => {
+    expect(isDestructive('sudo systemctl stop vllm-cluster')).toBe(true);
+    expect(isDestructive('docker rm -f vllm-qwen35')).toBe(true);
+    expect(isDestructive('docker container rm x')).toBe(true);
+    expect(isDestructive('bash -c "pkill -f vllm"')).toBe(true);
+    expect(isDestructive('docker run --rm img python3 -c "print(1)"')).toBe(false);
+    expect(isDestructive('systemctl is-active vllm-embeddings')).toBe(false);
+    expect(isDestructive('echo stop rm kill')).toBe(false);
+  });
+
+  it('turns redaction markers (or cleartext secrets) into environment references that expand in any quoting', () => {
+    expect(secretsToReferences("curl -H 'Authorization: Bearer [REDACTED:openai-key]' x")).toEqual({
+      command: `curl -H 'Authorization: Bearer '"\${API_KEY}"'' x`,
+      secrets: [{ name: 'API_KEY', description: 'the Bearer token of the recorded request (openai-key)' }],
+    });
+    const cleartext = secretsToReferences('HF_TOKEN=hf_FAKEretraceSAMPLEtokenDoNotUse0001 hf download m');
+    expect(cleartext.command).toBe('HF_TOKEN=${HF_TOKEN} hf download m');
+  });
+});
