@@ -12,6 +12,7 @@ import { renderTable } from '../format/table.js';
 import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
 import { decompressZstdHead } from '../../ingest/io/zstd.js';
+import { deriveSessions } from '../../query/derive.js';
 
 export interface IngestCommandOptions {
   db: string;
@@ -52,6 +53,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
   try {
     await ingestSources(db, discovery.sources, {
       redact: options.redact,
+      onSessionsWritten: deriveSessions,
       onProgress: options.json
         ? undefined
         : (p) =>

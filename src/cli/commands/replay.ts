@@ -5,11 +5,13 @@ import { resolveDbPath } from '../db-path.js';
 import { JobFailedError, UsageError } from '../errors.js';
 import { RunEventPrinter } from '../format/run-events.js';
 import type { Output } from '../output.js';
+import { watchLiveRunInTui } from '../tui-live.js';
 import { NothingToReplayError } from '../../replay/plan/extract.js';
 import { renderDryRun, secretNamesOf, StepRangeError } from '../../replay/plan/render.js';
 import { TemplateError } from '../../replay/plan/template.js';
 import { PlanError } from '../../replay/plan/yaml.js';
 import type { ReplayController } from '../../replay/run/controller.js';
+import type { RunEvent } from '../../replay/run/events.js';
 import { recordDryRun } from '../../replay/run/dry-run.js';
 import { ReplaySetupError, startLiveReplay, type SshSettings } from '../../replay/run/live-replay.js';
 import { prepareReplay, ReplayInputError, type PreparedReplay } from '../../replay/run/prepare.js';
@@ -36,6 +38,8 @@ export interface ReplayOptions {
   keepaliveInterval?: number;
   keepaliveCount?: number;
   json: boolean;
+  /** Watch the live run in the TUI (confirmations, pause, skip, retry, abort happen there). */
+  tui?: boolean;
   /** Where secrets are read from (process.env unless a caller, such as a test, says otherwise). */
   env?: NodeJS.ProcessEnv;
   /** Whether a person can answer confirmations (stdin is a terminal), unless a caller says. */
@@ -81,7 +85,7 @@ async function dryRun(db: Database, prepared: PreparedReplay, options: ReplayOpt
 async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOptions, output: Output): Promise<number> {
   const inRange = prepared.plan.steps.slice(prepared.range.first, prepared.range.last + 1);
   const destructive = inRange.filter((step) => step.destructive).map((step) => step.id);
-  if (destructive.length > 0 && !options.yes && !(options.interactive ?? process.stdin.isTTY)) {
+  if (destructive.length > 0 && !options.yes && !options.tui && !(options.interactive ?? process.stdin.isTTY)) {
     throw new UsageError(`destructive steps (${destructive.join(', ')}) need confirmation on a terminal; none is attached, so pass --yes to approve them`);
   }
   const settings: SshSettings = {
@@ -93,19 +97,27 @@ async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOp
     keepaliveCountMax: options.keepaliveCount,
     env: options.env ?? process.env,
   };
+  const start = (listener: (event: RunEvent) => void, holdOnFailure: boolean) =>
+    startLiveReplay({
+      header: prepared.header,
+      plan: prepared.plan,
+      values: prepared.values,
+      range: prepared.range,
+      settings,
+      recorder: new StoreRunRecorder(db),
+      autoConfirm: options.yes,
+      holdOnFailure,
+      resume: prepared.resume,
+      listener,
+    });
+  if (options.tui) {
+    // The TUI owns the terminal: it shows the steps, asks for confirmations, and holds a failed
+    // step so it can be retried (`r`).
+    const result = await watchLiveRunInTui(db, (listener) => start(listener, true));
+    return result.status === 'ok' ? 0 : 1;
+  }
   const printer = new RunEventPrinter((line) => (options.json ? output.warn(line) : output.line(line)), !options.json);
-  const replay = await startLiveReplay({
-    header: prepared.header,
-    plan: prepared.plan,
-    values: prepared.values,
-    range: prepared.range,
-    settings,
-    recorder: new StoreRunRecorder(db),
-    autoConfirm: options.yes,
-    holdOnFailure: false,
-    resume: prepared.resume,
-    listener: (event) => printer.handle(event),
-  });
+  const replay = await start((event) => printer.handle(event), false);
   const stopConfirming = options.yes ? () => undefined : terminalConfirmations(replay.controller, output);
   const onSigint = (): void => {
     output.warn('\nInterrupted: stopping the running step and recording the run …');
@@ -181,11 +193,13 @@ export function registerReplayCommand(program: Command, ctx: CliContext): void {
     .option('--keepalive-count <n>', 'unanswered keepalives before a host counts as lost (default 3)', (v) => Math.max(1, Math.round(seconds(v))))
     .option('--db <file>', DB_OPTION_HELP)
     .option('--json', 'print {run, steps} at the end (progress goes to stderr)')
+    .option('--tui', 'with --live: watch the run in the TUI (confirm, pause, skip, retry, abort there)')
     .addHelpText('after', examples([
       'retrace plan qwen -o qwen.yaml && retrace replay qwen.yaml',
       'HF_TOKEN=… retrace replay qwen.yaml --live --host head=aurora@spark-a --host worker=aurora@spark-b',
       'retrace replay qwen.yaml --live --host head=spark-a --host worker=spark-b --from download-model --yes',
       'retrace replay --resume run_20260226-134100_3f9a',
+      'retrace replay qwen.yaml --live --tui --host head=spark-a --host worker=spark-b',
     ]))
     .action(async (source: string | undefined, opts: Omit<ReplayOptions, 'db' | 'hosts' | 'vars' | 'live' | 'yes' | 'acceptNew' | 'json'> & { db?: string; host: string[]; var: string[]; live?: boolean; yes?: boolean; acceptNew?: boolean; json?: boolean }) => {
       ctx.setExitCode(
@@ -198,6 +212,7 @@ export function registerReplayCommand(program: Command, ctx: CliContext): void {
           yes: Boolean(opts.yes),
           acceptNew: Boolean(opts.acceptNew),
           json: Boolean(opts.json),
+          tui: Boolean(opts.tui),
         }, ctx.output),
       );
     });

@@ -1,0 +1,90 @@
+import type { Command } from 'commander';
+import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
+import { resolveDbPath } from '../db-path.js';
+import { UsageError } from '../errors.js';
+import { listSessions, resolveSession } from '../../query/session-queries.js';
+import { loadRun, RunLookupError } from '../../store/run-queries.js';
+import type { Database } from '../../store/database.js';
+import { withDerivedStore } from '../../query/derive.js';
+import type { Route } from '../../tui/routes.js';
+import { createTuiServices } from '../tui-services.js';
+
+export interface TuiOptions {
+  db: string;
+  run?: string;
+}
+
+/** True when both ends are a terminal: the TUI reads keys and draws a screen. */
+export function canRunTui(stdin: NodeJS.ReadStream = process.stdin, stdout: NodeJS.WriteStream = process.stdout): boolean {
+  return Boolean(stdin.isTTY && stdout.isTTY);
+}
+
+/** The screens to open on: the sessions list, then the session or run asked for on top of it. */
+export async function startRoutes(db: Database, reference: string | undefined, runId: string | undefined): Promise<Route[]> {
+  if (runId) {
+    try {
+      return [{ screen: 'runs' }, { screen: 'compare', runId: (await loadRun(db, runId)).id }];
+    } catch (error) {
+      throw error instanceof RunLookupError ? new UsageError(error.message) : error;
+    }
+  }
+  if (!reference) return [{ screen: 'sessions' }];
+  const session = await resolveSession(db, reference);
+  return [{ screen: 'sessions' }, { screen: 'timeline', sessionId: session.id, title: session.title ?? session.id }];
+}
+
+type TuiModule = typeof import('../../tui/run-tui.js');
+
+/**
+ * Loads Ink, React and the screens (half a second of startup, so begun while the store opens).
+ * Ink draws nothing until exit when it thinks it runs in CI (`CI` set); a terminal the user
+ * opened is not CI, so the variables are cleared before Ink is first imported.
+ */
+export function loadTui(): Promise<TuiModule> {
+  delete process.env['CI'];
+  delete process.env['CONTINUOUS_INTEGRATION'];
+  const loading = import('../../tui/run-tui.js');
+  loading.catch(() => undefined);
+  return loading;
+}
+
+/** The timeline of the store's only session (the sample's, for `npm start`), else the sessions list. */
+export async function soleSessionRoutes(db: Database): Promise<Route[]> {
+  const sessions = await listSessions(db);
+  const [only] = sessions;
+  return sessions.length === 1 && only ? startRoutes(db, only.id, undefined) : [{ screen: 'sessions' }];
+}
+
+/** Runs the TUI over an open store until the user quits. */
+export async function openTui(db: Database, start: readonly Route[], tui: Promise<TuiModule> = loadTui()): Promise<void> {
+  const { runTui } = await tui;
+  await runTui(createTuiServices(db), start);
+}
+
+export async function tuiCommand(reference: string | undefined, options: TuiOptions): Promise<number> {
+  if (reference && options.run) throw new UsageError('name a SESSION or --run ID, not both');
+  if (!canRunTui()) throw new UsageError('retrace tui needs a terminal (stdin and stdout); in scripts use `retrace show`, `retrace sql` or --json');
+  const tui = loadTui();
+  // Sessions ingested before the decision tree existed (or by older rules) are derived first.
+  return withDerivedStore(options.db, async () => null, async (db) => {
+    await openTui(db, await startRoutes(db, reference, options.run), tui);
+    return 0;
+  });
+}
+
+export function registerTuiCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('tui')
+    .summary('step through sessions, decision trees and runs in a terminal UI')
+    .description(
+      'Open the terminal UI: sessions, a session timeline (Enter opens a call\'s output), the decision tree and why, ' +
+        'timings, runs and run vs record. `?` shows the keys of each screen; Esc goes back; q quits.',
+    )
+    .argument('[session]', 'open this session\'s timeline (an id, an id prefix, or a title substring)')
+    .option('--run <id>', 'open this run beside its record (an id or id prefix)')
+    .option('--db <file>', DB_OPTION_HELP)
+    .addHelpText('after', examples(['retrace tui', 'retrace tui qwen', 'retrace tui --run run_2026', 'NO_COLOR=1 retrace tui --db sample.duckdb']))
+    .action(async (session: string | undefined, opts: { db?: string; run?: string }) => {
+      ctx.setExitCode(await tuiCommand(session, { db: resolveDbPath(opts.db), run: opts.run }));
+    });
+}

@@ -1,0 +1,90 @@
+import type { RunController } from '../replay/run/events.js';
+import { listSessions } from '../query/session-queries.js';
+import { searchTextLines, textWindow } from '../query/text-lines.js';
+import { searchTimeline, timelineIndexOfMessage, timelinePage } from '../query/timeline.js';
+import { attemptTimings } from '../query/timings.js';
+import { loadTree, treeJson } from '../query/tree/queries.js';
+import { whyCandidate } from '../query/why.js';
+import type { Database } from '../store/database.js';
+import type { OutputPage, SessionRow, TreeView, TuiServices, WhyView } from '../tui/services.js';
+import { listRunRows, runStepRows } from './tui-run-services.js';
+
+/**
+ * The TUI's services over one open store. The TUI sees only these functions (never DuckDB):
+ * every long list is paged here, in SQL.
+ */
+export function createTuiServices(db: Database, options: { liveRun?: RunController } = {}): TuiServices {
+  return {
+    listSessions: () => sessionRows(db),
+    timeline: async (sessionId, offset, limit) => ({ ...(await timelinePage(db, sessionId, offset, limit)), offset }),
+    searchTimeline: (sessionId, query) => searchTimeline(db, sessionId, query),
+    timelineIndexOf: (sessionId, ordinal) => timelineIndexOfMessage(db, sessionId, ordinal),
+    toolOutput: async (sessionId, callId, offset, limit) => {
+      const window = await textWindow(db, sessionId, { kind: 'call', callId }, offset, limit);
+      return { call_id: callId, ...window } satisfies OutputPage;
+    },
+    messageText: async (sessionId, ordinal, offset, limit) => {
+      const window = await textWindow(db, sessionId, { kind: 'message', ordinal }, offset, limit);
+      return { call_id: `#${ordinal}`, ...window } satisfies OutputPage;
+    },
+    searchText: (sessionId, target, query) => searchTextLines(db, sessionId, target, query),
+    tree: (sessionId) => decisionTree(db, sessionId),
+    why: (sessionId, candidate) => why(db, sessionId, candidate),
+    timings: (sessionId) => attemptTimings(db, { kind: 'all', ...(sessionId ? { sessionId } : {}) }),
+    listRuns: () => listRunRows(db),
+    runSteps: (runId) => runStepRows(db, runId),
+    ...(options.liveRun ? { liveRun: options.liveRun } : {}),
+  };
+}
+
+async function tableExists(db: Database, table: string): Promise<boolean> {
+  return Number(await db.scalar(`SELECT count(*) FROM information_schema.tables WHERE table_name = ?`, [table])) > 0;
+}
+
+/** Sessions with their candidate counts (null where no decision tree has been derived). */
+async function sessionRows(db: Database): Promise<SessionRow[]> {
+  const sessions = await listSessions(db);
+  const counts = new Map<string, number>();
+  if (await tableExists(db, 'candidates')) {
+    for (const row of await db.all(`SELECT session_id, count(*) AS n FROM candidates GROUP BY session_id`)) {
+      counts.set(String(row['session_id']), Number(row['n']));
+    }
+  }
+  return sessions.map((session) => ({
+    id: session.id,
+    agent: session.agent,
+    title: session.title,
+    started_at: session.started_at,
+    ended_at: session.ended_at,
+    messages: session.messages,
+    tool_calls: session.tool_calls,
+    candidates: counts.get(session.id) ?? null,
+    parent_id: session.parent_id,
+  }));
+}
+
+/** The session's stored decision tree (derived at ingest, or by `withDerivedStore` before the TUI opens). */
+async function decisionTree(db: Database, sessionId: string): Promise<TreeView> {
+  const tree = await loadTree(db, sessionId);
+  if (!tree) throw new Error(`no decision tree for ${sessionId}: run \`retrace tree\` once to derive it`);
+  return treeJson(tree);
+}
+
+/** Why one candidate (named exactly, as the tree lists it) got its verdict. */
+async function why(db: Database, sessionId: string, candidate: string): Promise<WhyView> {
+  const answers = await whyCandidate(db, candidate, sessionId);
+  const answer = answers.find((item) => item.name === candidate) ?? answers[0];
+  if (!answer) throw new Error(`no candidate "${candidate}" in ${sessionId}`);
+  return {
+    candidate: answer.name,
+    verdict: answer.verdict,
+    reason: answer.reason,
+    evidence: answer.evidence.map((item) => ({
+      message_ordinal: item.message_ordinal,
+      call_id: item.call_id,
+      command: item.host ? `${item.host}: ${item.command}` : item.command,
+      decisive_lines: item.lines,
+    })),
+    reasoning: answer.followup ? [answer.followup] : [],
+  };
+}

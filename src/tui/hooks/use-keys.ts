@@ -1,0 +1,21 @@
+import { useEffect, useRef } from 'react';
+import { useKeyRouter } from '../state/contexts.js';
+import type { KeyInfo } from '../state/key-commands.js';
+
+export interface UseKeysOptions {
+  priority: number;
+  /** Hidden screens and closed dialogs pass false and get no keys. */
+  active?: boolean;
+}
+
+/** Receives keys at a priority (see PRIORITY); return true when the key was used. */
+export function useKeys(handler: (input: string, key: KeyInfo) => boolean, options: UseKeysOptions): void {
+  const router = useKeyRouter();
+  const latest = useRef(handler);
+  latest.current = handler;
+  const active = options.active ?? true;
+  useEffect(() => {
+    if (!active) return undefined;
+    return router.register({ priority: options.priority, handle: (input, key) => latest.current(input, key) });
+  }, [router, options.priority, active]);
+}

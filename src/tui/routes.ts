@@ -1,0 +1,27 @@
+import type { TextTarget } from './services.js';
+
+/** Every screen and what it needs to open; the app keeps a stack of these. */
+export type Route =
+  | { screen: 'sessions' }
+  | { screen: 'timeline'; sessionId: string; title: string; focus?: { ordinal: number; callId?: string } }
+  | { screen: 'output'; sessionId: string; target: TextTarget; title: string }
+  | { screen: 'tree'; sessionId: string; title: string }
+  | { screen: 'why'; sessionId: string; candidate: string; title: string }
+  | { screen: 'timings'; sessionId: string | null; title: string }
+  | { screen: 'runs' }
+  | { screen: 'live-run' }
+  | { screen: 'compare'; runId: string };
+
+export type ScreenName = Route['screen'];
+
+export const SCREEN_TITLES: Record<ScreenName, string> = {
+  sessions: 'Sessions',
+  timeline: 'Timeline',
+  output: 'Output',
+  tree: 'Decision tree',
+  why: 'Why',
+  timings: 'Timings',
+  runs: 'Runs',
+  'live-run': 'Live run',
+  compare: 'Run vs record',
+};

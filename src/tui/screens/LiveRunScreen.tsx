@@ -1,0 +1,118 @@
+import { Box } from 'ink';
+import { useReducer } from 'react';
+import { ConfirmDialog } from '../components/ConfirmDialog.js';
+import { Line } from '../components/Line.js';
+import { ScreenFrame, FRAME_LINES } from '../components/ScreenFrame.js';
+import { VirtualList } from '../components/VirtualList.js';
+import { useListKeys } from '../hooks/use-list-keys.js';
+import { useNow, useRunEvents } from '../hooks/use-run-events.js';
+import { seg } from '../segments.js';
+import { useNavigator, useServices } from '../state/contexts.js';
+import { canRetry, canSkip, initialLiveRun, liveRunReducer, selectedLiveStep } from '../state/live-run-reducer.js';
+import { liveHeadline, liveStepSegments, outputTail } from './live-run-rows.js';
+import type { ScreenProps } from './screen-props.js';
+
+/** A replay as it happens: steps with status, the selected step's output streaming, and the controls. */
+export function LiveRunScreen({ width, height, visible }: ScreenProps) {
+  const controller = useServices().liveRun;
+  const navigator = useNavigator();
+  const bodyHeight = Math.max(4, height - FRAME_LINES - 2);
+  const listHeight = Math.max(3, Math.floor(bodyHeight * 0.4));
+  const paneHeight = bodyHeight - listHeight;
+  const [state, dispatch] = useReducer(liveRunReducer, listHeight, initialLiveRun);
+  useRunEvents(controller, (events, now) => dispatch({ type: 'events', events, now }));
+  const now = useNow(visible && !state.finished && state.steps.some((step) => step.status === 'running'));
+  const selected = selectedLiveStep(state);
+  const note = (text: string) => dispatch({ type: 'note', text });
+  useListKeys({
+    editing: false,
+    active: visible && !state.confirm && !state.askingAbort,
+    height: listHeight,
+    dispatch,
+    own: (input) => {
+      if (!controller) return false;
+      switch (input) {
+        case 'q':
+          if (state.finished) navigator.quit();
+          else dispatch({ type: 'ask-abort' });
+          return true;
+        case 'f':
+          dispatch({ type: 'follow' });
+          return true;
+        case 'c':
+          if (state.finished && state.runId) navigator.open({ screen: 'compare', runId: state.runId });
+          return true;
+        case 'p':
+          if (state.finished) return true;
+          if (state.paused) controller.resume();
+          else {
+            controller.pause();
+            dispatch({ type: 'pause-requested' });
+          }
+          return true;
+        case 's':
+          if (!selected) return true;
+          if (!canSkip(state, selected)) note(`${selected.stepId} is ${selected.status}: too late to skip it`);
+          else {
+            controller.skip(selected.stepId);
+            note(`skip asked for ${selected.stepId}`);
+          }
+          return true;
+        case 'r':
+          if (!selected) return true;
+          if (!canRetry(state, selected)) note(`${selected.stepId} is ${selected.status}: retry is for failed steps`);
+          else {
+            controller.retry(selected.stepId);
+            note(`retry asked for ${selected.stepId}`);
+          }
+          return true;
+        default:
+          return false;
+      }
+    },
+  });
+  if (!visible) return null;
+  if (!controller) {
+    return (
+      <ScreenFrame width={width} height={height} title="Live run" status="no live run">
+        <Line segments={[seg('  No live run is attached: start one with `retrace replay … --live --tui`.', 'dim')]} width={width} />
+      </ScreenFrame>
+    );
+  }
+  const confirm = state.confirm;
+  const answerConfirm = (answer: 'yes' | 'no' | 'skip') => {
+    if (!confirm) return;
+    if (answer === 'skip') controller.skip(confirm.stepId);
+    else controller.confirm(confirm.stepId, answer === 'yes');
+    dispatch({ type: 'confirm-answered' });
+    note(`${confirm.stepId}: ${answer === 'yes' ? 'confirmed' : answer === 'no' ? 'declined' : 'skipped'}`);
+  };
+  const answerAbort = (yes: boolean) => {
+    if (yes) controller.abort();
+    dispatch({ type: 'cancel-abort' });
+    if (yes) note('abort asked: the running step is being interrupted');
+  };
+  return (
+    <ScreenFrame width={width} height={height} title={`Live run · ${state.runId ?? controller.runId}`} status={state.note ?? (state.follow ? 'following the running step' : 'f: follow the running step')} hint={state.finished ? ' ? keys · c vs record · q quit' : ' ? keys · p pause · q abort'}>
+      <Line segments={liveHeadline(state)} width={width} />
+      <VirtualList list={state.list} width={width} rowAt={(index) => state.steps[index]} renderRow={(step) => liveStepSegments(step, now)} empty="waiting for the run to start…" />
+      <Line segments={[seg('─'.repeat(width), 'dim')]} width={width} />
+      <Box flexDirection="column" height={paneHeight}>
+        {confirm ? (
+          <ConfirmDialog
+            title={`Run destructive step ${confirm.stepId} on ${confirm.host}?`}
+            detail={`$ ${confirm.command}`}
+            width={width}
+            maxLines={Math.max(1, paneHeight - 4)}
+            extra={[{ key: 's', label: 'skip it', run: () => answerConfirm('skip') }]}
+            onAnswer={(yes) => answerConfirm(yes ? 'yes' : 'no')}
+          />
+        ) : state.askingAbort ? (
+          <ConfirmDialog title="Abort the run?" detail="The running step is interrupted and the run is recorded as aborted." width={width} onAnswer={answerAbort} />
+        ) : (
+          outputTail(selected, paneHeight).map((segments, index) => <Line key={index} segments={segments} width={width} />)
+        )}
+      </Box>
+    </ScreenFrame>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * The TUI draws on the terminal's alternate screen and gives the user's screen back as it was,
+ * however it ends: quit, Ctrl-C, SIGTERM/SIGHUP, or a crash. Ink 6.8 has no option for this,
+ * so the escape codes are written here, around `render()`.
+ */
+const ALTERNATE_SCREEN_ON = '\x1b[?1049h';
+const ALTERNATE_SCREEN_OFF = '\x1b[?1049l';
+const CLEAR_HOME = '\x1b[2J\x1b[H';
+const CURSOR_HIDE = '\x1b[?25l';
+const CURSOR_SHOW = '\x1b[?25h';
+const ATTRIBUTES_RESET = '\x1b[0m';
+
+export interface TerminalSession {
+  /** Leaves the alternate screen, shows the cursor, ends raw mode. Safe to call more than once. */
+  restore(): void;
+}
+
+export interface TerminalStreams {
+  stdout: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+  stderr: NodeJS.WriteStream;
+}
+
+const SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
+
+/** Switches to the alternate screen and arranges for the terminal to be restored on every way out. */
+export function enterFullScreen(streams: TerminalStreams, proc: NodeJS.Process = process): TerminalSession {
+  let restored = false;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    proc.off('exit', restore);
+    for (const signal of SIGNALS) proc.off(signal, onSignal);
+    proc.off('uncaughtException', onCrash);
+    proc.off('unhandledRejection', onCrash);
+    if (streams.stdin.isTTY && streams.stdin.isRaw) streams.stdin.setRawMode(false);
+    streams.stdout.write(ATTRIBUTES_RESET + CURSOR_SHOW + ALTERNATE_SCREEN_OFF);
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    restore();
+    // Our handler is gone: raised again, the signal does what it would have done without us
+    // (unless someone else, e.g. a replay runner, handles it).
+    if (proc.listenerCount(signal) === 0) proc.kill(proc.pid, signal);
+  };
+  const onCrash = (error: unknown) => {
+    restore();
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    streams.stderr.write(`retrace tui: unexpected failure: ${text}\n`);
+    proc.exit(1);
+  };
+  proc.on('exit', restore);
+  for (const signal of SIGNALS) proc.on(signal, onSignal);
+  proc.on('uncaughtException', onCrash);
+  proc.on('unhandledRejection', onCrash);
+  streams.stdout.write(ALTERNATE_SCREEN_ON + CLEAR_HOME + CURSOR_HIDE);
+  return { restore };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../src/replay/run/events.js';
+import { RunEventBuffer } from '../../src/tui/run-event-buffer.js';
+import { FakeRunController, runStarted, target } from './fake-run-controller.js';
+
+describe('RunEventBuffer', () => {
+  it('gives a late subscriber what it missed, in order, then the live events', () => {
+    const buffer = new RunEventBuffer();
+    const controller = new FakeRunController();
+    controller.subscribe(buffer.listener);
+    controller.emit(runStarted(), { type: 'step-started', target: target('stop-glm'), command: 'true', destructive: false });
+    const seen: string[] = [];
+    const watched = buffer.attach(controller);
+    watched.subscribe((event) => seen.push(event.type));
+    controller.emit({ type: 'paused' });
+    expect(seen).toEqual(['run-started', 'step-started', 'paused']);
+    watched.skip('health');
+    watched.confirm('stop-glm', true);
+    expect(controller.controls).toEqual(['skip health', 'confirm stop-glm yes']);
+    expect(watched.runId).toBe('run_live_test');
+  });
+
+  it('keeps only a tail of a step that prints without end', () => {
+    const buffer = new RunEventBuffer();
+    const chunk = 'x'.repeat(64 * 1024);
+    const output = (stepId: string): RunEvent => ({ type: 'output', target: target(stepId), stream: 'stdout', chunk });
+    buffer.listener(runStarted());
+    for (let i = 0; i < 20; i += 1) buffer.listener(output('pull-image'));
+    buffer.listener(output('health'));
+    const kept = buffer.held.filter((event) => event.type === 'output' && event.target.stepId === 'pull-image');
+    expect(kept.length).toBeLessThanOrEqual(4);
+    expect(buffer.held[0]?.type).toBe('run-started');
+    expect(buffer.held.at(-1)).toMatchObject({ type: 'output', target: { stepId: 'health' } });
+  });
+});

@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { fakeServices } from '../fake-services.js';
+import { SESSION_ID, SESSION_TITLE } from '../fake-session.js';
+import { KEYS, renderApp, selectedLine } from '../render-app.js';
+
+afterEach(cleanup);
+
+describe('Timings screen', () => {
+  const timings = { screen: 'timings' as const, sessionId: SESSION_ID, title: SESSION_TITLE };
+
+  it('groups the retried pull under one heading, each attempt a bar on one scale', async () => {
+    const app = renderApp(fakeServices(), [timings]);
+    const frame = await app.waitForText('lmsysorg/sglang:spark');
+    const lines = frame.split('\n');
+    expect(lines[1]).toContain('showing: all (f: next filter) · bars on one scale, longest 29m57s');
+    expect(selectedLine(frame)).toBe('› pull     lmsysorg/sglang:spark @10.1.230.180 · 2 attempts · 6m11s ✓ ok');
+    expect(lines[3]).toMatch(/^ {5}#1 {2}██▏ +2m00s ! timeout$/);
+    expect(lines[4]).toMatch(/^ {5}#2 {2}████▌ +4m11s ✓ ok$/);
+    expect(frame).toMatch(/#1 {2}█{32} 29m57s ✓ ok {8}66\.2 MB\/s/);
+    const barEnds = [lines[3], lines[4]].map((line) => line?.indexOf('m'));
+    expect(barEnds[0]).toBe(barEnds[1]);
+  });
+
+  it('filters by kind with f', async () => {
+    const app = renderApp(fakeServices(), [timings]);
+    await app.waitForText('lmsysorg/sglang:spark');
+    await app.press('f');
+    const frame = app.frame();
+    expect(frame).toContain('showing: download');
+    expect(frame).not.toContain('lmsysorg/sglang:spark');
+    expect(frame).toContain('Qwen/Qwen3.5-122B-A10B-FP8');
+  });
+
+  it('jumps to the attempt in the timeline with Enter', async () => {
+    const app = renderApp(fakeServices(), [timings]);
+    await app.waitForText('lmsysorg/sglang:spark');
+    await app.press('j', KEYS.enter);
+    await app.waitFor((frame) => frame.includes('Timeline ·') && selectedLine(frame).includes('! TIMEOUT'), 'the timed-out pull in the timeline');
+  });
+});
+
+describe('Runs screen', () => {
+  it('lists runs with mode, status, steps, diverged steps and start', async () => {
+    const app = renderApp(fakeServices(), [{ screen: 'runs' }]);
+    const frame = await app.waitForText('run_20260301_0930');
+    expect(selectedLine(frame)).toMatch(/^› run_20260301_0930 +live ✓ ok +4 ≠ +1 2026-03-01 09:30 qwen35/);
+    expect(frame).toMatch(/run_20260228_1700 +dry +✓ ok +4 +0 2026-02-28 17:00/);
+  });
+
+  it('opens a run beside its record with Enter', async () => {
+    const app = renderApp(fakeServices(), [{ screen: 'runs' }]);
+    await app.waitForText('run_20260301_0930');
+    await app.press(KEYS.enter);
+    await app.waitForText('Run vs record · run_20260301_0930');
+  });
+
+  it('says how to make runs when there are none', async () => {
+    const services = fakeServices();
+    services.listRuns = async () => [];
+    const app = renderApp(services, [{ screen: 'runs' }]);
+    await app.waitForText('no runs yet: `retrace replay` records them');
+  });
+});
+
+describe('Run vs record screen', () => {
+  const compare = { screen: 'compare' as const, runId: 'run_20260301_0930' };
+
+  it('puts each step beside its record, diverged steps marked ≠ in words too', async () => {
+    const app = renderApp(fakeServices(), [compare]);
+    const frame = await app.waitForText('probe-image');
+    expect(frame).toMatch(/role:step +│ recorded +│ this run +│ verdict/);
+    expect(selectedLine(frame)).toMatch(/^› head:stop-glm +│ exit 0 1\.2s +│ ✓ ok exit 0 1\.0s +│ = same$/);
+    expect(frame).toMatch(/ {2}head:probe-image +│ exit 0 15s +│ ✓ ok exit 0 1\.0s +│ ≠ diverged/);
+    expect(frame).toMatch(/ {2}head:health +│ exit 0 1\.2s +│ ✗ failed exit 7 1\.0s +│ \? unknown/);
+    expect(frame).toContain('1/4 · 1 diverged (d: only those)');
+  });
+
+  it('shows the recorded output beside what differed for the selected step', async () => {
+    const app = renderApp(fakeServices(), [compare]);
+    await app.waitForText('probe-image');
+    await app.press('j', 'j');
+    const frame = app.frame();
+    expect(frame).toMatch(/ Recorded +│ This run/);
+    expect(frame).toMatch(/ vLLM 0\.17\.0rc1\.dev58 +│ transformers 5\.3\.0 where the record\n/);
+  });
+
+  it('shows only the diverged steps with d', async () => {
+    const app = renderApp(fakeServices(), [compare]);
+    await app.waitForText('probe-image');
+    await app.press('d');
+    const frame = app.frame();
+    expect(frame).toContain('showing only those; d: all');
+    expect(frame).not.toContain('stop-glm');
+    expect(selectedLine(frame)).toContain('probe-image');
+  });
+});

@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { fakeServices } from '../fake-services.js';
+import { SESSION_ID, SESSION_TITLE } from '../fake-session.js';
+import { KEYS, renderApp, selectedLine } from '../render-app.js';
+
+afterEach(cleanup);
+
+const tree = { screen: 'tree' as const, sessionId: SESSION_ID, title: SESSION_TITLE };
+
+describe('Decision tree screen', () => {
+  it('shows the goal, candidates in order with verdicts (marks and words) and the pivots between them', async () => {
+    const app = renderApp(fakeServices(), [tree]);
+    const frame = await app.waitForText('hellohal2064');
+    expect(frame).toContain(' goal: deploy Qwen/Qwen3.5-122B-A10B-FP8 across both DGX Sparks');
+    expect(selectedLine(frame)).toMatch(/^› +1\. ✗ rejected +image +vllm-spark:v0\.14\.0rc2\.dev262/);
+    expect(frame).toMatch(/3\. ✗ rejected +image +scitrera\/dgx-spark-sglang:0\.5\.10rc0/);
+    expect(frame).toMatch(/↳ pivot at #18 → hellohal2064\/vllm-qwen3\.5-gb10/);
+    expect(frame).toMatch(/4\. ✓ accepted +image +hellohal2064/);
+    expect(frame).toMatch(/5\. » untested +image +lmsysorg\/sglang:dev-cu13/);
+    expect(frame).toContain('evidence: #5 · Enter: why');
+  });
+
+  it('opens why for a candidate with Enter, and the timeline at a pivot', async () => {
+    const app = renderApp(fakeServices(), [tree]);
+    await app.waitForText('hellohal2064');
+    await app.press('/', 'scitrera', KEYS.enter);
+    expect(selectedLine(app.frame())).toContain('↳ pivot at #16');
+    await app.press('n');
+    expect(selectedLine(app.frame())).toContain('3. ✗ rejected');
+    await app.press(KEYS.enter);
+    await app.waitForText('Transformers: 4.57.6');
+    await app.press(KEYS.escape, 'k', KEYS.enter);
+    await app.waitFor((frame) => frame.includes('Timeline ·') && selectedLine(frame).includes('#16'), 'the timeline at #16');
+  });
+
+  it('says so when the session has no tree yet', async () => {
+    const app = renderApp(fakeServices({ failing: { tree: 'the decision tree is not available yet' } }), [tree]);
+    const frame = await app.waitForText('✗ the decision tree is not available yet');
+    expect(frame).toContain('no decision tree');
+  });
+});
+
+describe('Why screen', () => {
+  const why = { screen: 'why' as const, sessionId: SESSION_ID, title: SESSION_TITLE, candidate: 'scitrera/dgx-spark-sglang:0.5.10rc0' };
+
+  it('shows the verdict, the probe and its decisive lines, then the reasoning', async () => {
+    const app = renderApp(fakeServices(), [why]);
+    const frame = await app.waitForText('Reasoning');
+    const lines = frame.split('\n');
+    expect(lines[0]).toBe(' retrace Why · scitrera/dgx-spark-sglang:0.5.10rc0');
+    expect(lines[1]).toBe('  ✗ rejected  scitrera/dgx-spark-sglang:0.5.10rc0');
+    expect(frame).toContain('Evidence (1)');
+    expect(selectedLine(frame)).toMatch(/^› #17 ssh aurora@10\.1\.230\.180 'docker run --rm scitrera/);
+    expect(frame).toContain('      Transformers: 4.57.6');
+    expect(frame).toContain('  #18 SGLang 0.0.0 means an editable install');
+    expect(frame).toContain('#17: Enter timeline · o output');
+  });
+
+  it('jumps from evidence to its call in the timeline, and opens its output with o', async () => {
+    const app = renderApp(fakeServices(), [why]);
+    await app.waitForText('Reasoning');
+    await app.press(KEYS.enter);
+    await app.waitFor((frame) => frame.includes('Timeline ·') && selectedLine(frame).includes('docker run --rm scitrera'), 'the probe in the timeline');
+    await app.press(KEYS.escape, 'o');
+    await app.waitForText('lines 1–21 of 41');
+    expect(app.frame()).toContain('Output · ssh aurora@10.1.230.180');
+  });
+});
