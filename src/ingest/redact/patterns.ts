@@ -56,6 +56,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
     anchor: /_live_|_test_/ },
   { kind: 'npm-token', pattern: `${NOT_WORD_BEFORE}npm_[A-Za-z0-9]{36}`, secretGroup: 0,
     anchor: /npm_/ },
+  { kind: 'nvidia-api-key', pattern: `${NOT_WORD_BEFORE}nvapi-[A-Za-z0-9_-]{40,}`, secretGroup: 0, anchor: /nvapi-/ },
+  { kind: 'pypi-token', pattern: `${NOT_WORD_BEFORE}pypi-AgE[A-Za-z0-9_-]{50,}`, secretGroup: 0, anchor: /pypi-AgE/ },
+  { kind: 'sendgrid-key', pattern: `${NOT_WORD_BEFORE}SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{30,64}`, secretGroup: 0, anchor: /SG\./ },
+  { kind: 'telegram-bot-token', pattern: `(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}`, secretGroup: 0, anchor: /:AA/ },
   { kind: 'jwt', pattern: `${NOT_WORD_BEFORE}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}`, secretGroup: 0,
     anchor: /eyJ/ },
   { kind: 'bearer-token', pattern: '(?<![A-Za-z])[Bb]earer\\s+([A-Za-z0-9._~+/=-]{8,})', secretGroup: 1,
@@ -68,10 +72,30 @@ export const SECRET_RULES: readonly SecretRule[] = [
   },
   {
     kind: 'url-password',
-    // scheme://user:password@host: keep the user and host, drop the password.
-    pattern: '[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\\s:/@"\'<>]{1,64}:([^\\s@/"\'<>]{1,256})@',
+    // scheme://user:password@host (also redis://:password@host): keep user and host, drop the password.
+    pattern: '[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\\s:/@"\'<>]{0,64}:([^\\s@/"\'<>]{1,256})@',
     secretGroup: 1,
     anchor: /:\/\/[^\s/]*@/,
+  },
+  {
+    kind: 'docker-login-password',
+    pattern: 'docker\\s+login\\b[^\\n]*?\\s(?:-p|--password)(?:=|\\s+)["\']?([^\\s"\']{4,})',
+    secretGroup: 1,
+    anchor: /docker\s+login/,
+  },
+  {
+    kind: 'cli-user-password',
+    // curl -u user:password, wget --user=u:p
+    pattern: '(?:curl|wget)\\b[^\\n]*?\\s(?:-u|--user)(?:=|\\s+)["\']?[^\\s:"\']+:([^\\s"\']{4,})',
+    secretGroup: 1,
+    anchor: /(?:curl|wget)\b/,
+  },
+  { kind: 'sshpass-password', pattern: 'sshpass\\s+-p\\s*["\']?([^\\s"\']{4,})', secretGroup: 1, anchor: /sshpass/ },
+  {
+    kind: 'mysql-password',
+    pattern: '(?:mysql|mysqldump|mariadb)\\b[^\\n]*?\\s-p([^\\s"\']{4,})',
+    secretGroup: 1,
+    anchor: /mysql|mariadb/,
   },
   {
     kind: 'secret-flag',
@@ -89,11 +113,19 @@ export const SECRET_RULES: readonly SecretRule[] = [
     anchor: /(?:password|passwd|secret|api_?key|access_token|auth_token|token|private_key_id)["']\s*:/,
   },
   {
+    kind: 'secret-yaml',
+    // password: …  /  api_key: … at the start of a line of YAML or .env-like text.
+    pattern:
+      '(?:^|\\n)[ \\t+-]*(?:password|passwd|secret|client_secret|api_key|apikey|access_token|auth_token|token)[ \\t]*:[ \\t]*["\']?(?![$\\[{])([^\\s"\'#]{6,})',
+    secretGroup: 1,
+    anchor: /(?:password|passwd|secret|api_?key|token)[ \t]*:/,
+  },
+  {
     kind: 'secret-assignment',
     // HF_TOKEN=…, DB_PASSWORD="…", export API_KEY='…'; not HF_TOKEN=$HF_TOKEN (a reference, no value).
     pattern:
-      '(?<![A-Za-z0-9_])(?:[A-Za-z0-9_]*_)?(?:TOKEN|PASSWORD|PASSWD|PASS|SECRET|API_?KEY|ACCESS_KEY|PRIVATE_KEY|KEY|token|password|passwd|secret|api_?key|access_key)\\s*=\\s*(?![$\\[])(?:"([^"\\s]{4,})"|\'([^\'\\s]{4,})\'|([^\\s"\'`;&|)]{4,}))',
+      '(?<![A-Za-z0-9_])(?:(?:[A-Za-z0-9_]*_)?(?:TOKEN|PASSWORD|PASSWD|PASS|SECRET|API_?KEY|ACCESS_KEY|PRIVATE_KEY|KEY|token|password|passwd|secret|api_?key|access_key)|[A-Za-z][A-Za-z0-9]*(?:Key|Token|Password|Passwd|Secret))\\s*=\\s*(?![$\\[])(?:"([^"\\s]{4,})"|\'([^\'\\s]{4,})\'|([^\\s"\'`;&|)]{4,}))',
     secretGroup: -1,
-    anchor: /(?:TOKEN|PASS|SECRET|KEY|token|pass|secret|key)\s*=/,
+    anchor: /(?:TOKEN|PASS(?:WORD|WD)?|SECRET|KEY|token|pass(?:word|wd)?|secret|key|Key|Token|Pass(?:word|wd)?|Secret)\s*=/,
   },
 ];

@@ -3,7 +3,10 @@ import { mayHoldSecret, redactText, redactValue, type RedactionCounts } from './
 
 /** Redacts a JSON text through its parsed value, so escaped quotes cannot hide a secret. */
 export function redactJsonText(text: string | null, counts: RedactionCounts): string | null {
-  if (text === null || !mayHoldSecret(text)) return text;
+  if (text === null) return null;
+  // Anchors look for quotes (`"password":`); inside JSON text those are escaped (`\"password\":`).
+  const unescaped = text.includes('\\') ? text.replace(/\\"/g, '"') : text;
+  if (!mayHoldSecret(unescaped)) return text;
   try {
     return JSON.stringify(redactValue(JSON.parse(text), counts));
   } catch {

@@ -41,19 +41,17 @@ function compile(rules: readonly SecretRule[]): { expression: RegExp; compiled: 
 }
 
 /** Combined expressions, compiled once per set of rules whose anchors a text carries. */
-const compiledByMask = new Map<number, { expression: RegExp; compiled: CompiledRule[] }>();
+const compiledBySet = new Map<string, { expression: RegExp; compiled: CompiledRule[] }>();
 
 function expressionFor(text: string): { expression: RegExp; compiled: CompiledRule[] } | null {
   // Literal anchors are scanned fast (Boyer-Moore); one combined alternation is not.
-  let mask = 0;
-  SECRET_RULES.forEach((rule, index) => {
-    if (rule.anchor.test(text)) mask |= 1 << index;
-  });
-  if (mask === 0) return null;
-  let entry = compiledByMask.get(mask);
+  const active = SECRET_RULES.filter((rule) => rule.anchor.test(text));
+  if (active.length === 0) return null;
+  const key = active.map((rule) => rule.kind).join(',');
+  let entry = compiledBySet.get(key);
   if (!entry) {
-    entry = compile(SECRET_RULES.filter((_, index) => (mask & (1 << index)) !== 0));
-    compiledByMask.set(mask, entry);
+    entry = compile(active);
+    compiledBySet.set(key, entry);
   }
   return entry;
 }
