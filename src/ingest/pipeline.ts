@@ -1,6 +1,6 @@
 import { StoreError } from '../store/errors.js';
 import { readSourceState } from '../store/sources.js';
-import { SourceWriter, type SourceState, type WriteMode } from '../store/source-writer.js';
+import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode } from '../store/source-writer.js';
 import type { Database } from '../store/database.js';
 import { hashFile } from './io/hash.js';
 import type { IngestItem, Location, ProblemItem } from './model.js';
@@ -103,6 +103,41 @@ async function planSource(db: Database, source: Source): Promise<Plan> {
   return { mode: 'replace', fingerprint: hashes.full };
 }
 
+/** Bytes of an appendable transcript written per transaction (see the checkpoint case below). */
+const BATCH_BYTES = 64 * 1024 * 1024;
+
+function partialState(source: Source, checkpoint: ResumePoint): SourceState {
+  // No prefix hash: should the process die before the last batch, the next ingest reads the file
+  // again from the start (rows already stored are matched, not duplicated).
+  return {
+    key: source.key, path: source.path, format: source.format, size: source.size, contentHash: 'partial',
+    bytesConsumed: checkpoint.offset, linesConsumed: checkpoint.line - 1, prefixHash: null,
+  };
+}
+
+async function finalState(source: Source, plan: Plan, checkpoint: ResumePoint | null): Promise<SourceState> {
+  const bytesConsumed = source.appendable ? (checkpoint?.offset ?? 0) : null;
+  const prefixHash = !source.appendable
+    ? null
+    : bytesConsumed === source.size
+      ? plan.fingerprint
+      : (await hashFile(source.path, bytesConsumed)).prefix;
+  return {
+    key: source.key, path: source.path, format: source.format, size: source.size, contentHash: plan.fingerprint,
+    bytesConsumed, linesConsumed: source.appendable ? (checkpoint ? checkpoint.line - 1 : 0) : null, prefixHash,
+  };
+}
+
+function addWritten(summary: IngestSummary, written: SourceWriteCounts, counts: RedactionCounts): void {
+  summary.sessions += written.sessionsAdded;
+  summary.messages += written.messagesAdded;
+  summary.tool_calls += written.toolCallsAdded;
+  summary.messages_updated += written.messagesUpdated;
+  summary.tool_calls_updated += written.toolCallsUpdated;
+  for (const [kind, n] of Object.entries(counts)) summary.redactions_by_kind[kind] = (summary.redactions_by_kind[kind] ?? 0) + n;
+  summary.redactions += totalRedactions(counts);
+}
+
 /** Streams every source through redaction into the store, one transaction per source. */
 export async function ingestSources(
   db: Database,
@@ -137,7 +172,14 @@ export async function ingestSources(
       const mode: WriteMode = plan.mode === 'append' && plan.resume ? { append: { fromLine: plan.resume.line } } : 'replace';
       writer = await SourceWriter.begin(db, source.key, mode);
       let checkpoint: ResumePoint | null = plan.resume ?? null;
+      let committedAt = plan.resume?.offset ?? 0;
       let lastReport = Date.now();
+      const commit = async (final: boolean): Promise<void> => {
+        const state = final ? await finalState(source, plan, checkpoint) : partialState(source, checkpoint as ResumePoint);
+        const written = await (writer as SourceWriter).commit(state, totalRedactions(counts));
+        addWritten(summary, written, counts);
+        for (const kind of Object.keys(counts)) delete counts[kind];
+      };
       for await (const raw of source.read(plan.resume)) {
         const item: IngestItem = raw;
         switch (item.kind) {
@@ -152,7 +194,7 @@ export async function ingestSources(
           }
           case 'message': {
             const message = options.redact ? redactMessageItem(item, counts) : item;
-            writer.addMessage(message.message, message.toolCalls);
+            await writer.addMessage(message.message, message.toolCalls);
             sessionIds.add(message.message.sessionId);
             messagesSeen += 1;
             break;
@@ -169,6 +211,13 @@ export async function ingestSources(
           }
           case 'checkpoint':
             checkpoint = { offset: item.offset, line: item.line };
+            // A long transcript is committed in batches, each a consistent prefix of the file
+            // (as if it had grown to here): DuckDB holds a transaction's rows in memory until commit.
+            if (source.appendable && checkpoint.offset - committedAt >= BATCH_BYTES) {
+              await commit(false);
+              committedAt = checkpoint.offset;
+              writer = await SourceWriter.begin(db, source.key, { append: { fromLine: checkpoint.line } }, writer);
+            }
             break;
           case 'run':
             writer.addRun(options.redact ? redactRunItem(item, counts) : item);
@@ -179,32 +228,10 @@ export async function ingestSources(
           report(checkpoint ? checkpoint.offset - (plan.resume?.offset ?? 0) : 0);
         }
       }
-      const state: SourceState = {
-        key: source.key,
-        path: source.path,
-        format: source.format,
-        size: source.size,
-        contentHash: plan.fingerprint,
-        bytesConsumed: source.appendable ? (checkpoint?.offset ?? 0) : null,
-        linesConsumed: source.appendable ? (checkpoint ? checkpoint.line - 1 : 0) : null,
-        prefixHash: null,
-      };
-      if (source.appendable) {
-        state.prefixHash = state.bytesConsumed === source.size
-          ? plan.fingerprint
-          : (await hashFile(source.path, state.bytesConsumed)).prefix;
-      }
-      const written = await writer.commit(state, totalRedactions(counts));
+      await commit(true);
       writer = null;
       summary.sources += 1;
       if (plan.mode === 'append') summary.resumed += 1;
-      summary.sessions += written.sessionsAdded;
-      summary.messages += written.messagesAdded;
-      summary.tool_calls += written.toolCallsAdded;
-      summary.messages_updated += written.messagesUpdated;
-      summary.tool_calls_updated += written.toolCallsUpdated;
-      for (const [kind, n] of Object.entries(counts)) summary.redactions_by_kind[kind] = (summary.redactions_by_kind[kind] ?? 0) + n;
-      summary.redactions += totalRedactions(counts);
       if (options.onSessionsWritten && sessionIds.size > 0) await options.onSessionsWritten(db, [...sessionIds]);
     } catch (error) {
       await writer?.rollback();

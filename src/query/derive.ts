@@ -1,8 +1,8 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
 import { appendBigInt, appendBoolean, appendInteger, appendText, appendTimestamp } from '../store/appender-values.js';
-import { Database } from '../store/database.js';
+import { BULK_WRITE_MEMORY_LIMIT, Database } from '../store/database.js';
 import type { Row } from '../store/values.js';
-import { classifySession, type ActionRecord, type CallRecord, type CommandRecord } from './classify/index.js';
+import { SessionClassifier, type ActionRecord, type CallRecord, type CommandRecord } from './classify/index.js';
 import { buildTree } from './tree/build.js';
 import type { DecisionTree, DelegatedText, TreeMessage } from './tree/types.js';
 
@@ -22,20 +22,36 @@ const DERIVED_TABLES = ['commands', 'actions', 'candidates', 'pivots', 'trees'] 
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 const str = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
-async function readSession(db: Database, sessionId: string): Promise<{ parentId: string | null; messages: TreeMessage[]; calls: CallRecord[] }> {
+/** Outputs longer than this are read as their head and tail: signatures and facts look only there. */
+const OUTPUT_WINDOW = 512 * 1024;
+const CALL_PAGE = 2000;
+
+async function readMessages(db: Database, sessionId: string): Promise<{ parentId: string | null; messages: TreeMessage[] }> {
   const session = await db.one(`SELECT parent_id FROM sessions WHERE id = ?`, [sessionId]);
   const messages = await db.all(`SELECT ordinal, role, text, reasoning FROM messages WHERE session_id = ? ORDER BY ordinal`, [sessionId]);
-  const calls = await db.all(
-    `SELECT c.call_id, m.ordinal AS message_ordinal, c.tool, c.status, c.input, c.command, c.output,
-            epoch_ms(c.started_at) AS started_ms, c.duration_ms, c.exit_code, c.timed_out
-     FROM tool_calls c JOIN messages m ON m.session_id = c.session_id AND m.id = c.message_id
-     WHERE c.session_id = ? ORDER BY c.ordinal`,
-    [sessionId],
-  );
   return {
     parentId: str(session?.['parent_id']),
     messages: messages.map((row: Row) => ({ ordinal: Number(row['ordinal']), role: String(row['role'] ?? ''), text: String(row['text'] ?? ''), reasoning: String(row['reasoning'] ?? '') })),
-    calls: calls.map((row: Row) => ({
+  };
+}
+
+/** A session's calls in order, a page at a time, so a long session's outputs are never all in memory. */
+async function* callPages(db: Database, sessionId: string): AsyncGenerator<CallRecord[]> {
+  let after = 0;
+  for (;;) {
+    const rows = await db.all(
+      `SELECT c.ordinal, c.call_id, m.ordinal AS message_ordinal, c.tool, c.status, c.input, c.command,
+              CASE WHEN length(c.output) > ${2 * OUTPUT_WINDOW}
+                   THEN left(c.output, ${OUTPUT_WINDOW}) || chr(10) || '…' || chr(10) || right(c.output, ${OUTPUT_WINDOW})
+                   ELSE c.output END AS output,
+              epoch_ms(c.started_at) AS started_ms, c.duration_ms, c.exit_code, c.timed_out
+       FROM tool_calls c JOIN messages m ON m.session_id = c.session_id AND m.id = c.message_id
+       WHERE c.session_id = ? AND c.ordinal > ? ORDER BY c.ordinal LIMIT ${CALL_PAGE}`,
+      [sessionId, after],
+    );
+    if (rows.length === 0) return;
+    after = Number(rows[rows.length - 1]?.['ordinal']);
+    yield rows.map((row: Row) => ({
       callId: String(row['call_id']),
       messageOrdinal: Number(row['message_ordinal']),
       tool: String(row['tool'] ?? ''),
@@ -47,21 +63,36 @@ async function readSession(db: Database, sessionId: string): Promise<{ parentId:
       durationMs: num(row['duration_ms']),
       exitCode: num(row['exit_code']),
       timedOut: row['timed_out'] === true,
-    })),
-  };
+    }));
+    if (rows.length < CALL_PAGE) return;
+  }
 }
 
-/** The pure part: a session's rows in, its derived rows out. */
-export function deriveRows(sessionId: string, isSubagent: boolean, messages: readonly TreeMessage[], calls: readonly CallRecord[]): {
+export interface DerivedRows {
   commands: CommandRecord[];
   actions: ActionRecord[];
   tree: DecisionTree;
   candidateOf: Map<string, string>;
-} {
-  const { commands, actions } = classifySession(calls);
-  const delegated: DelegatedText[] = calls
-    .filter((call) => DELEGATION_TOOL.test(call.tool) && call.output)
-    .map((call) => ({ ordinal: call.messageOrdinal, callId: call.callId, text: call.output as string }));
+}
+
+/** The pure part: a session's rows in, its derived rows out. */
+export function deriveRows(sessionId: string, isSubagent: boolean, messages: readonly TreeMessage[], calls: readonly CallRecord[]): DerivedRows {
+  const classifier = new SessionClassifier();
+  const delegated: DelegatedText[] = [];
+  for (const call of calls) {
+    classifier.add(call);
+    const text = delegatedText(call);
+    if (text) delegated.push(text);
+  }
+  return finishDerive(sessionId, isSubagent, messages, classifier, delegated);
+}
+
+function delegatedText(call: CallRecord): DelegatedText | null {
+  return DELEGATION_TOOL.test(call.tool) && call.output ? { ordinal: call.messageOrdinal, callId: call.callId, text: call.output } : null;
+}
+
+function finishDerive(sessionId: string, isSubagent: boolean, messages: readonly TreeMessage[], classifier: SessionClassifier, delegated: DelegatedText[]): DerivedRows {
+  const { commands, actions } = classifier.result();
   const tree = buildTree({ sessionId, isSubagent, messages, actions, delegated });
   const candidateOf = new Map<string, string>();
   for (const candidate of tree.candidates) {
@@ -69,6 +100,21 @@ export function deriveRows(sessionId: string, isSubagent: boolean, messages: rea
     for (const evidence of candidate.evidence) if (!candidateOf.has(evidence.call_id)) candidateOf.set(evidence.call_id, candidate.name);
   }
   return { commands, actions, tree, candidateOf };
+}
+
+/** Reads a session page by page and derives it. */
+async function deriveStored(db: Database, sessionId: string): Promise<DerivedRows> {
+  const { parentId, messages } = await readMessages(db, sessionId);
+  const classifier = new SessionClassifier();
+  const delegated: DelegatedText[] = [];
+  for await (const page of callPages(db, sessionId)) {
+    for (const call of page) {
+      classifier.add(call);
+      const text = delegatedText(call);
+      if (text) delegated.push(text);
+    }
+  }
+  return finishDerive(sessionId, parentId !== null, messages, classifier, delegated);
 }
 
 function writeCommand(a: DuckDBAppender, sessionId: string, c: CommandRecord): void {
@@ -137,7 +183,7 @@ function writeAction(a: DuckDBAppender, sessionId: string, x: ActionRecord, cand
   a.endRow();
 }
 
-async function writeSession(db: Database, sessionId: string, rows: ReturnType<typeof deriveRows>): Promise<void> {
+async function writeSession(db: Database, sessionId: string, rows: DerivedRows): Promise<void> {
   for (const table of DERIVED_TABLES) await db.run(`DELETE FROM ${table} WHERE session_id = ?`, [sessionId]);
   const commands = await db.connection.createAppender('commands');
   const actions = await db.connection.createAppender('actions');
@@ -166,8 +212,7 @@ async function writeSession(db: Database, sessionId: string, rows: ReturnType<ty
 /** Derives and stores the given sessions, each in its own transaction. */
 export async function deriveSessions(db: Database, sessionIds: readonly string[]): Promise<void> {
   for (const sessionId of sessionIds) {
-    const { parentId, messages, calls } = await readSession(db, sessionId);
-    const rows = deriveRows(sessionId, parentId !== null, messages, calls);
+    const rows = await deriveStored(db, sessionId);
     await db.run('BEGIN TRANSACTION');
     try {
       await writeSession(db, sessionId, rows);
@@ -217,7 +262,7 @@ export async function withDerivedStore<T>(
   } finally {
     reader.close();
   }
-  const writer = await Database.open(path);
+  const writer = await Database.open(path, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
   try {
     await deriveSessions(writer, stale);
   } finally {

@@ -30,23 +30,30 @@ function stepOutcome(outcome: string): TimingRow['outcome'] {
   return 'unknown';
 }
 
-export async function attemptTimings(db: Database, options: { kind: TimingKindChoice; sessionId?: string }): Promise<TimingRow[]> {
+/**
+ * Attempts are numbered and grouped in SQL (a group sits where its first attempt appeared), so a
+ * caller that shows the first `limit` rows of a store with a million calls reads only those.
+ */
+export async function attemptTimings(db: Database, options: { kind: TimingKindChoice; sessionId?: string; limit?: number }): Promise<TimingRow[]> {
   const kinds = options.kind === 'all' ? [...TIMING_KINDS] : [options.kind];
-  const params: string[] = [...kinds];
+  const params: (string | number)[] = [...kinds];
   if (options.sessionId) params.push(options.sessionId);
+  const limit = options.limit !== undefined && options.limit > 0 ? `LIMIT ${Math.floor(options.limit)}` : '';
   const rows = await db.all(
-    `SELECT session_id, kind, coalesce(subject, image, model, '?') AS subject, host, started_at, duration_ms, outcome, bytes,
-            message_ordinal, call_id
-     FROM actions
-     WHERE kind IN (${kinds.map(() => '?').join(', ')}) AND NOT coalesce(superseded, false)
-       ${options.sessionId ? 'AND session_id = ?' : ''}
-     ORDER BY session_id, seq`,
+    `WITH attempts AS (
+       SELECT session_id, kind, coalesce(subject, image, model, '?') AS subject, host, seq, started_at, duration_ms, outcome,
+              bytes, message_ordinal, call_id
+       FROM actions
+       WHERE kind IN (${kinds.map(() => '?').join(', ')}) AND NOT coalesce(superseded, false)
+         ${options.sessionId ? 'AND session_id = ?' : ''}
+     )
+     SELECT *, row_number() OVER w AS attempt, min(seq) OVER (PARTITION BY session_id, kind, subject, host) AS group_seq
+     FROM attempts
+     WINDOW w AS (PARTITION BY session_id, kind, subject, host ORDER BY seq)
+     ORDER BY session_id, group_seq, attempt ${limit}`,
     params,
   );
-  const groups = new Map<string, TimingRow[]>();
-  for (const row of rows) {
-    const key = [row['session_id'], row['kind'], row['subject'], row['host']].join('\u0000');
-    const group = groups.get(key) ?? [];
+  return rows.map((row) => {
     const duration = row['duration_ms'] === null ? null : Number(row['duration_ms']);
     const bytes = row['bytes'] === null ? null : Number(row['bytes']);
     const timing: TimingRow = {
@@ -54,7 +61,7 @@ export async function attemptTimings(db: Database, options: { kind: TimingKindCh
       kind: String(row['kind']) as TimingKind,
       subject: String(row['subject']),
       host: (row['host'] as string | null) ?? null,
-      attempt: group.length + 1,
+      attempt: Number(row['attempt']),
       started_at: (row['started_at'] as string | null) ?? null,
       duration_ms: duration,
       outcome: stepOutcome(String(row['outcome'])),
@@ -65,9 +72,6 @@ export async function attemptTimings(db: Database, options: { kind: TimingKindCh
       timing.bytes = bytes;
       if (duration && duration > 0) timing.mb_per_s = Math.round((bytes / 1e6 / (duration / 1000)) * 10) / 10;
     }
-    group.push(timing);
-    groups.set(key, group);
-  }
-  // Groups in the order their first attempt appeared; attempts in order within each group.
-  return [...groups.values()].flat();
+    return timing;
+  });
 }

@@ -39,22 +39,28 @@ export async function whyCandidate(db: Database, query: string, sessionId?: stri
      ORDER BY session_id, seq LIMIT 50`,
     sessionId ? [query, sessionId] : [query],
   );
-  const answers: WhyAnswer[] = [];
+  const candidates = rows.map((row) => ({ session: String(row['session_id']), candidate: toCandidate(row) }));
+  // Two queries for every match together (titles, then the evidence actions), not two per match.
+  const sessions = [...new Set(candidates.map((c) => c.session))];
   const titles = new Map<string, string | null>();
-  for (const row of rows) {
-    const session = String(row['session_id']);
-    if (!titles.has(session)) titles.set(session, ((await db.one(`SELECT title FROM sessions WHERE id = ?`, [session]))?.['title'] as string | null) ?? null);
-    const candidate = toCandidate(row);
-    const callIds = [...new Set(candidate.evidence.map((e) => e.call_id))];
-    const actions = callIds.length === 0
-      ? []
-      : await db.all(
-        `SELECT call_id, kind, outcome, host, "user", duration_ms, command, evidence, seq FROM actions
-         WHERE session_id = ? AND call_id IN (${callIds.map(() => '?').join(', ')}) ORDER BY seq`,
-        [session, ...callIds],
-      );
+  if (sessions.length > 0) {
+    const found = await db.all(`SELECT id, title FROM sessions WHERE id IN (${sessions.map(() => '?').join(', ')})`, sessions);
+    for (const row of found) titles.set(String(row['id']), (row['title'] as string | null) ?? null);
+  }
+  const pairs = candidates.flatMap(({ session, candidate }) => [...new Set(candidate.evidence.map((e) => e.call_id))].map((callId) => [session, callId]));
+  const actions = pairs.length === 0
+    ? []
+    : await db.all(
+      `SELECT a.session_id, a.call_id, a.kind, a.outcome, a.host, a."user", a.duration_ms, a.command, a.evidence, a.seq
+       FROM actions a JOIN (VALUES ${pairs.map(() => '(?, ?)').join(', ')}) AS wanted(session_id, call_id)
+         ON a.session_id = wanted.session_id AND a.call_id = wanted.call_id
+       ORDER BY a.seq`,
+      pairs.flat(),
+    );
+  const answers: WhyAnswer[] = [];
+  for (const { session, candidate } of candidates) {
     const evidence: WhyEvidence[] = candidate.evidence.map((ref) => {
-      const own = actions.filter((a) => a['call_id'] === ref.call_id);
+      const own = actions.filter((a) => a['session_id'] === session && a['call_id'] === ref.call_id);
       const action = own.find((a) => a['kind'] === ref.kind) ?? own[0];
       const user = action?.['user'] ? `${String(action['user'])}@` : '';
       return {

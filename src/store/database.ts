@@ -12,6 +12,13 @@ export interface OpenOptions {
   memoryLimit?: string;
 }
 
+/**
+ * DuckDB's memory limit for bulk writes (ingest, derive). By default DuckDB may cache up to 80% of
+ * RAM; a bounded cache keeps a long ingest's footprint small at little cost in speed (measured on
+ * a 300 MB transcript: 589 MB peak RSS and 6.5 s unbounded, 447 MB and 6.7 s at 128 MB).
+ */
+export const BULK_WRITE_MEMORY_LIMIT = '128MB';
+
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
 
 /**

@@ -1,17 +1,11 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
 import type { MessageRecord, ProblemItem, RunItem, SessionRecord, ToolCallRecord, UnknownItem } from '../ingest/model.js';
-import {
-  appendBigInt,
-  appendBoolean,
-  appendDouble,
-  appendInteger,
-  appendText,
-  appendTimestamp,
-} from './appender-values.js';
+import { appendText } from './appender-values.js';
 import type { Database } from './database.js';
 import { describeWriteFailure } from './errors.js';
 import { writeImportedRun } from './runs.js';
-import { MERGE, stagingDdl, type StagingTable } from './staging.js';
+import { appendMessageRow, appendProblemRow, appendSessionRow, appendToolCallRow, appendUnknownRow } from './rows.js';
+import { MERGE, STAGING_DDL, STAGING_TABLES, type StagingTable } from './staging.js';
 
 /** What the store remembers of a source, to skip it or resume it next time. */
 export interface SourceState {
@@ -42,16 +36,30 @@ export interface SourceWriteCounts {
  */
 export type WriteMode = 'replace' | { append: { fromLine: number } };
 
+/** Where one session's rows go in this source. */
+interface SessionTarget {
+  /** New to the store: rows are appended straight to the real tables, ordinals counted here. */
+  direct: boolean;
+  nextMessageOrdinal: number;
+  nextCallOrdinal: number;
+  /** Keys appended directly; a repeat (a record written again) goes to staging to be merged. */
+  messageIds: Set<string>;
+  callIds: Set<string>;
+}
+
 /**
- * Writes one source in one transaction: rows go through Appenders into staging tables and are
- * merged on commit, so a source is in the store wholly or not at all.
+ * Writes one source in one transaction, so a source is in the store wholly or not at all. Rows of
+ * sessions new to the store are appended straight to the real tables (the common case, and the
+ * one that must stream: nothing is held back); rows of sessions already there, and repeats, are
+ * staged and merged at commit.
  */
 export class SourceWriter {
   private seq = 0;
-  /** Keys seen in this source, to know whether staging needs de-duplicating (rarely). */
-  private readonly messageKeys = new Set<string>();
-  private readonly callKeys = new Set<string>();
-  private duplicates = false;
+  private readonly targets = new Map<string, SessionTarget>();
+  private messagesRead = 0;
+  private callsRead = 0;
+  private directMessages = 0;
+  private directCalls = 0;
   private unknownCount = 0;
   private problemCount = 0;
   private finished = false;
@@ -60,18 +68,31 @@ export class SourceWriter {
     private readonly db: Database,
     private readonly sourceKey: string,
     private readonly mode: WriteMode,
-    private readonly appenders: Record<StagingTable, DuckDBAppender>,
+    private readonly staging: Record<StagingTable, DuckDBAppender>,
+    private readonly direct: { messages: DuckDBAppender; tool_calls: DuckDBAppender },
   ) {}
 
-  static async begin(db: Database, sourceKey: string, mode: WriteMode): Promise<SourceWriter> {
-    for (const ddl of stagingDdl()) await db.run(ddl);
+  /**
+   * Opens the source's transaction. `continuing`: the writer of the previous batch of the same
+   * source, whose sessions keep being appended directly (their ordinals and keys carry over).
+   */
+  static async begin(db: Database, sourceKey: string, mode: WriteMode, continuing?: SourceWriter): Promise<SourceWriter> {
+    for (const ddl of STAGING_DDL) await db.run(ddl);
     await db.run('BEGIN TRANSACTION');
     try {
-      const appenders = {} as Record<StagingTable, DuckDBAppender>;
-      for (const table of ['stg_sessions', 'stg_messages', 'stg_tool_calls', 'stg_unknown', 'stg_problems'] as const) {
-        appenders[table] = await db.connection.createAppender(table, 'main', 'temp');
+      const staging = {} as Record<StagingTable, DuckDBAppender>;
+      for (const table of STAGING_TABLES) staging[table] = await db.connection.createAppender(table, 'main', 'temp');
+      const direct = {
+        messages: await db.connection.createAppender('messages'),
+        tool_calls: await db.connection.createAppender('tool_calls'),
+      };
+      const writer = new SourceWriter(db, sourceKey, mode, staging, direct);
+      for (const [sessionId, target] of continuing?.targets ?? []) {
+        writer.targets.set(sessionId, target);
+        appendText(staging.stg_touched, sessionId);
+        staging.stg_touched.endRow();
       }
-      return new SourceWriter(db, sourceKey, mode, appenders);
+      return writer;
     } catch (error) {
       await db.run('ROLLBACK');
       throw error;
@@ -79,85 +100,45 @@ export class SourceWriter {
   }
 
   addSession(session: SessionRecord): void {
-    const a = this.appenders.stg_sessions;
-    appendText(a, session.id);
-    appendText(a, session.agent);
-    appendText(a, this.sourceKey);
-    appendText(a, session.parentId);
-    appendText(a, session.title);
-    appendText(a, session.directory);
-    appendTimestamp(a, session.startedAt);
-    appendTimestamp(a, session.endedAt);
-    appendText(a, session.model);
-    appendText(a, session.extra);
-    appendBigInt(a, this.seq++);
-    a.endRow();
+    appendSessionRow(this.staging.stg_sessions, session, this.sourceKey, this.seq++);
   }
 
-  addMessage(message: MessageRecord, toolCalls: readonly ToolCallRecord[]): void {
-    const a = this.appenders.stg_messages;
-    this.noteKey(this.messageKeys, `${message.sessionId}\u0000${message.id}`);
-    appendText(a, message.sessionId);
-    appendText(a, message.id);
-    appendText(a, message.role);
-    appendText(a, message.parentId);
-    appendTimestamp(a, message.createdAt);
-    appendTimestamp(a, message.completedAt);
-    appendText(a, message.model);
-    appendText(a, message.provider);
-    appendBigInt(a, message.tokensInput);
-    appendBigInt(a, message.tokensOutput);
-    appendBigInt(a, message.tokensReasoning);
-    appendBigInt(a, message.tokensCacheRead);
-    appendBigInt(a, message.tokensCacheWrite);
-    appendDouble(a, message.cost);
-    appendText(a, message.text);
-    appendText(a, message.reasoning);
-    appendText(a, message.error);
-    appendText(a, message.extra);
-    appendBigInt(a, this.seq++);
-    a.endRow();
-    for (const call of toolCalls) this.addToolCall(call);
+  /** Adds a message and its calls; the first row of a session first asks the store whether it knows it. */
+  addMessage(message: MessageRecord, toolCalls: readonly ToolCallRecord[]): void | Promise<void> {
+    const target = this.targets.get(message.sessionId);
+    if (!target) return this.resolveTarget(message.sessionId).then(() => this.addMessage(message, toolCalls));
+    this.messagesRead += 1;
+    if (target.direct && !target.messageIds.has(message.id)) {
+      target.messageIds.add(message.id);
+      appendMessageRow(this.direct.messages, message, target.nextMessageOrdinal++);
+      this.directMessages += 1;
+    } else {
+      appendMessageRow(this.staging.stg_messages, message, this.seq++);
+    }
+    for (const call of toolCalls) {
+      this.callsRead += 1;
+      if (target.direct && !target.callIds.has(call.callId)) {
+        target.callIds.add(call.callId);
+        appendToolCallRow(this.direct.tool_calls, call, target.nextCallOrdinal++);
+        this.directCalls += 1;
+      } else {
+        appendToolCallRow(this.staging.stg_tool_calls, call, this.seq++);
+      }
+    }
   }
 
-  private addToolCall(call: ToolCallRecord): void {
-    const a = this.appenders.stg_tool_calls;
-    this.noteKey(this.callKeys, `${call.sessionId}\u0000${call.callId}`);
-    appendText(a, call.sessionId);
-    appendText(a, call.messageId);
-    appendText(a, call.callId);
-    appendText(a, call.tool);
-    appendText(a, call.status);
-    appendText(a, call.input);
-    appendText(a, call.command);
-    appendText(a, call.output);
-    appendText(a, call.title);
-    appendTimestamp(a, call.startedAt);
-    appendTimestamp(a, call.endedAt);
-    appendBigInt(a, call.durationMs);
-    appendInteger(a, call.exitCode);
-    appendBoolean(a, call.timedOut);
-    appendBoolean(a, call.truncated);
-    appendText(a, call.parallelGroup);
-    appendText(a, call.extra);
-    appendBigInt(a, this.seq++);
-    a.endRow();
-  }
-
-  private noteKey(keys: Set<string>, key: string): void {
-    if (keys.has(key)) this.duplicates = true;
-    else keys.add(key);
+  private async resolveTarget(sessionId: string): Promise<void> {
+    const known = await this.db.scalar(
+      `SELECT EXISTS (SELECT 1 FROM messages WHERE session_id = ?) OR EXISTS (SELECT 1 FROM tool_calls WHERE session_id = ?)`,
+      [sessionId, sessionId],
+    );
+    this.targets.set(sessionId, { direct: known !== true, nextMessageOrdinal: 1, nextCallOrdinal: 1, messageIds: new Set(), callIds: new Set() });
+    appendText(this.staging.stg_touched, sessionId);
+    this.staging.stg_touched.endRow();
   }
 
   addUnknown(item: UnknownItem): void {
-    const a = this.appenders.stg_unknown;
-    appendText(a, item.sessionId);
-    appendText(a, item.what);
-    appendText(a, item.location.file);
-    appendInteger(a, item.location.line);
-    appendText(a, item.location.path);
-    appendText(a, item.raw);
-    a.endRow();
+    appendUnknownRow(this.staging.stg_unknown, item);
     this.unknownCount += 1;
   }
 
@@ -169,12 +150,7 @@ export class SourceWriter {
   }
 
   addProblem(item: ProblemItem): void {
-    const a = this.appenders.stg_problems;
-    appendText(a, item.location.file);
-    appendInteger(a, item.location.line);
-    appendText(a, item.location.path);
-    appendText(a, item.message);
-    a.endRow();
+    appendProblemRow(this.staging.stg_problems, item);
     this.problemCount += 1;
   }
 
@@ -183,28 +159,17 @@ export class SourceWriter {
     try {
       this.closeAppenders();
       const db = this.db;
-      const existingSessions = Number(
-        await db.scalar(
-          `SELECT count(*) FROM sessions WHERE id IN (SELECT session_id FROM stg_messages UNION SELECT id FROM stg_sessions)`,
-        ),
-      );
-      const anyExisting = existingSessions > 0;
       // Unknown records and problems are re-read along with their lines: drop the old copies.
       const fromLine = this.mode === 'replace' ? 0 : this.mode.append.fromLine;
       await db.run(`DELETE FROM unknown_records WHERE source = ? AND coalesce(line, 0) >= ?`, [this.sourceKey, fromLine]);
       await db.run(`DELETE FROM ingest_problems WHERE source = ? AND coalesce(line, 0) >= ?`, [this.sourceKey, fromLine]);
-      // A source rarely repeats a record; when it does, its last version wins.
-      if (this.duplicates) {
-        await db.run(MERGE.dedupeMessages);
-        await db.run(MERGE.dedupeToolCalls);
-      }
-      await db.run(MERGE.lastMessages(this.duplicates));
-      await db.run(MERGE.lastToolCalls(this.duplicates));
-      const messagesUpdated = anyExisting ? await db.run(MERGE.updateMessages) : 0;
-      const messagesAdded = await db.run(MERGE.insertMessages(anyExisting));
-      const toolCallsUpdated = anyExisting ? await db.run(MERGE.updateToolCalls) : 0;
-      const toolCallsAdded = await db.run(MERGE.insertToolCalls(anyExisting));
-      if (anyExisting) await db.run(MERGE.updateSessions);
+      const staged = this.messagesRead + this.callsRead > this.directMessages + this.directCalls;
+      const messagesUpdated = staged ? await db.run(MERGE.updateMessages) : 0;
+      const messagesAdded = this.directMessages + (staged ? await db.run(MERGE.insertMessages) : 0);
+      const toolCallsUpdated = staged ? await db.run(MERGE.updateToolCalls) : 0;
+      const toolCallsAdded = this.directCalls + (staged ? await db.run(MERGE.insertToolCalls) : 0);
+      await db.run(`INSERT INTO stg_touched SELECT id FROM stg_sessions`);
+      await db.run(MERGE.updateSessions);
       const sessionsAdded = await db.run(MERGE.insertSessions);
       await db.run(MERGE.refreshSessionAggregates);
       await db.run(
@@ -217,8 +182,7 @@ export class SourceWriter {
       );
       await db.run(`DELETE FROM sources WHERE key = ?`, [this.sourceKey]);
       await db.run(
-        `INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP,
-           (SELECT count(*) FROM stg_messages), (SELECT count(*) FROM stg_tool_calls), ?, ?, ?)`,
+        `INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?, ?, ?, ?, ?)`,
         [
           state.key,
           state.path,
@@ -228,6 +192,8 @@ export class SourceWriter {
           state.bytesConsumed,
           state.linesConsumed,
           state.prefixHash,
+          this.messagesRead,
+          this.callsRead,
           this.unknownCount,
           this.problemCount,
           redactions,
@@ -268,7 +234,7 @@ export class SourceWriter {
     if (this.closed) return;
     this.closed = true;
     let failure: unknown;
-    for (const appender of Object.values(this.appenders)) {
+    for (const appender of [...Object.values(this.staging), this.direct.messages, this.direct.tool_calls]) {
       try {
         appender.closeSync();
       } catch (error) {

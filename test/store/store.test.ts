@@ -24,7 +24,7 @@ const STATE = { key: 'k', path: '/x.json', format: 'opencode-export', size: 1, c
 async function write(db: Database, messages: MessageRecord[], key = 'k') {
   const writer = await SourceWriter.begin(db, key, 'replace');
   writer.addSession(session);
-  for (const m of messages) writer.addMessage(m, []);
+  for (const m of messages) await writer.addMessage(m, []);
   return writer.commit({ ...STATE, key }, 0);
 }
 
@@ -143,7 +143,7 @@ describe('SourceWriter', () => {
     try {
       const writer = await SourceWriter.begin(db, 'k', 'replace');
       writer.addSession(session);
-      writer.addMessage(message('msg_1', 1_000), []);
+      await writer.addMessage(message('msg_1', 1_000), []);
       await writer.rollback();
       expect(await db.scalar('SELECT count(*) FROM messages')).toBe(0);
       expect(await db.scalar('SELECT count(*) FROM sessions')).toBe(0);

@@ -23,7 +23,7 @@ export async function writeGeneratedSession(dbPath: string, messages: number): P
       const at = start + n * 10_000;
       const message = { ...emptyMessage(GENERATED_SESSION, id, n % 10 === 1 ? 'user' : 'assistant'), createdAt: at, completedAt: at + 5_000, text: `step ${n}: checking node ${n % 7}` };
       const calls = message.role === 'user' ? [] : callsOf(n, id, at);
-      writer.addMessage(message, calls);
+      await writer.addMessage(message, calls);
     }
     await writer.commit({ key: `generated:${messages}`, path: '/dev/null', format: 'opencode-export', size: 0, contentHash: `generated-${messages}`, bytesConsumed: null, linesConsumed: null, prefixHash: null }, 0);
   } finally {

@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { ADAPTERS } from '../../ingest/adapters.js';
 import { defaultPaths, discoverSources, type FormatChoice } from '../../ingest/discover.js';
 import { emptySummary, ingestSources, type IngestSummary } from '../../ingest/pipeline.js';
-import { Database } from '../../store/database.js';
+import { BULK_WRITE_MEMORY_LIMIT, Database } from '../../store/database.js';
 import { EXIT, UsageError } from '../errors.js';
 import { renderProgress } from '../format/progress.js';
 import { renderTable } from '../format/table.js';
@@ -49,7 +49,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
   for (const problem of discovery.problems) {
     summary.errors.push({ file: problem.location.file, line: null, path: null, message: problem.message });
   }
-  const db = await Database.open(options.db);
+  const db = await Database.open(options.db, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
   try {
     await ingestSources(db, discovery.sources, {
       redact: options.redact,

@@ -8,7 +8,7 @@ import { sessionHighlights } from '../../query/highlights.js';
 import { deriveSessions, staleSessions } from '../../query/derive.js';
 import { loadTree } from '../../query/tree/queries.js';
 import { renderTreeText } from '../../query/tree/render-text.js';
-import { Database } from '../../store/database.js';
+import { BULK_WRITE_MEMORY_LIMIT, Database } from '../../store/database.js';
 import { JobFailedError } from '../errors.js';
 import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
@@ -22,7 +22,7 @@ export async function quickstartCommand(options: { db?: string; tui?: boolean },
   const tui = options.tui !== false && canRunTui() ? loadTui() : null;
   const discovery = await discoverSources([bundledSessionsDir()], { adapters: ADAPTERS, format: 'auto' });
   if (discovery.sources.length === 0) throw new JobFailedError(`no sample session found in ${bundledSessionsDir()}`);
-  const db = await Database.open(dbPath);
+  const db = await Database.open(dbPath, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
   try {
     const summary = await ingestSources(db, discovery.sources, { redact: true, onSessionsWritten: deriveSessions });
     // A store ingested before the derived tables existed (or by older rules) gets its trees now.

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
+import { DB_OPTION_HELP, examples, positiveInteger, type CliContext } from '../context.js';
 import { resolveDbPath } from '../db-path.js';
 import { renderTable } from '../format/table.js';
 import { formatBytes, formatDuration } from '../format/units.js';
@@ -9,7 +9,7 @@ import { resolveSession } from '../../query/session-queries.js';
 import { attemptTimings, TIMING_KINDS, type TimingKindChoice, type TimingRow } from '../../query/timings.js';
 
 const KIND_CHOICES: readonly TimingKindChoice[] = [...TIMING_KINDS, 'all'];
-/** A terminal table past this many rows helps nobody; --json has them all. */
+/** A terminal table past this many rows helps nobody; --json (or --limit) has them all. */
 const MAX_TEXT_ROWS = 1000;
 
 function renderTimings(rows: readonly TimingRow[], output: Output): void {
@@ -38,7 +38,7 @@ function renderTimings(rows: readonly TimingRow[], output: Output): void {
   }));
 }
 
-export async function timingsCommand(options: { db: string; kind: TimingKindChoice; session?: string; json: boolean }, output: Output): Promise<number> {
+export async function timingsCommand(options: { db: string; kind: TimingKindChoice; session?: string; json: boolean; limit?: number }, output: Output): Promise<number> {
   let sessionId: string | undefined;
   return withDerivedStore(
     options.db,
@@ -48,7 +48,9 @@ export async function timingsCommand(options: { db: string; kind: TimingKindChoi
       return [sessionId];
     },
     async (db) => {
-      const rows = await attemptTimings(db, { kind: options.kind, sessionId });
+      // One row more than is shown, to know whether there are more.
+      const limit = options.limit ?? (options.json ? undefined : MAX_TEXT_ROWS + 1);
+      const rows = await attemptTimings(db, { kind: options.kind, sessionId, limit });
       if (options.json) {
         output.json({ kind: options.kind, session: sessionId ?? null, attempts: rows });
         return 0;
@@ -59,7 +61,7 @@ export async function timingsCommand(options: { db: string; kind: TimingKindChoi
       }
       const shown = rows.slice(0, MAX_TEXT_ROWS);
       renderTimings(shown, output);
-      if (rows.length > shown.length) output.line(`… ${rows.length - shown.length} more attempts: narrow with --session or --kind, or read them all with --json`);
+      if (rows.length > shown.length) output.line('… more attempts: narrow with --session or --kind, or read them all with --json');
       return 0;
     },
   );
@@ -76,10 +78,11 @@ export function registerTimingsCommand(program: Command, ctx: CliContext): void 
     )
     .addOption(new Option('--kind <kind>', 'which steps').choices(KIND_CHOICES as string[]).default('all'))
     .option('--session <session>', 'only this session (an id, an id prefix, or a title substring)')
+    .option('--limit <n>', `at most this many attempts (default: ${MAX_TEXT_ROWS} on a terminal, all with --json)`, positiveInteger)
     .option('--db <file>', DB_OPTION_HELP)
     .option('--json', 'print {kind, session, attempts:[{kind, subject, host, attempt, started_at, duration_ms, outcome, bytes?, mb_per_s?, …}]}')
     .addHelpText('after', examples(['retrace timings --kind pull', 'retrace timings --kind download --session qwen', 'retrace timings --json | jq \'.attempts[] | select(.outcome == "timeout")\'']))
-    .action(async (opts: { db?: string; kind: TimingKindChoice; session?: string; json?: boolean }) => {
-      ctx.setExitCode(await timingsCommand({ db: resolveDbPath(opts.db), kind: opts.kind, session: opts.session, json: Boolean(opts.json) }, ctx.output));
+    .action(async (opts: { db?: string; kind: TimingKindChoice; session?: string; json?: boolean; limit?: number }) => {
+      ctx.setExitCode(await timingsCommand({ db: resolveDbPath(opts.db), kind: opts.kind, session: opts.session, json: Boolean(opts.json), limit: opts.limit }, ctx.output));
     });
 }

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashStrings } from '../io/hash.js';
 import type { IngestItem } from '../model.js';
@@ -9,10 +9,12 @@ import { OpencodeSessionBuilder } from './convert.js';
 /**
  * opencode ≤ 1.1 storage tree: storage/session/<projectID>/<ses>.json,
  * storage/message/<ses>/<msg>.json, storage/part/<msg>/<prt>.json. One source per session.
+ * A tree holds tens of thousands of tiny files: they are read synchronously, one system call
+ * each, rather than through a promise per file.
  */
 async function listJson(dir: string): Promise<string[]> {
   try {
-    const names = await readdir(dir);
+    const names = readdirSync(dir);
     return names.filter((name) => name.endsWith('.json')).sort();
   } catch {
     return [];
@@ -21,7 +23,7 @@ async function listJson(dir: string): Promise<string[]> {
 
 async function readJson(file: string): Promise<{ value: unknown } | { error: string }> {
   try {
-    const bytes = await readFile(file);
+    const bytes = readFileSync(file);
     if (!isUtf8(bytes)) return { error: 'not valid UTF-8' };
     return { value: JSON.parse(bytes.toString('utf8')) as unknown };
   } catch (error) {
@@ -68,7 +70,12 @@ async function* readSession(storage: string, sessionFile: string, sessionId: str
 async function fingerprintSession(storage: string, sessionFile: string, sessionId: string): Promise<string> {
   const entries: string[] = [];
   const add = async (file: string): Promise<void> => {
-    const info = await stat(file).catch(() => null);
+    let info: { size: number; mtimeMs: number } | null = null;
+    try {
+      info = statSync(file);
+    } catch {
+      info = null;
+    }
     entries.push(`${file}:${info?.size ?? -1}:${info?.mtimeMs ?? -1}`);
   };
   await add(sessionFile);
@@ -86,7 +93,7 @@ export async function storageSources(storage: string): Promise<Source[]> {
   const sessionRoot = join(storage, 'session');
   let projects: string[] = [];
   try {
-    projects = (await readdir(sessionRoot, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    projects = readdirSync(sessionRoot, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
   } catch {
     return [];
   }
@@ -94,7 +101,7 @@ export async function storageSources(storage: string): Promise<Source[]> {
     for (const name of await listJson(join(sessionRoot, project))) {
       const sessionFile = join(sessionRoot, project, name);
       const sessionId = name.slice(0, -'.json'.length);
-      const info = await stat(sessionFile);
+      const info = statSync(sessionFile);
       sources.push({
         key: sessionFile,
         path: sessionFile,

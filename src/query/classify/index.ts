@@ -1,4 +1,4 @@
-export { classifySession, type ActionRecord, type CallRecord, type ClassifiedSession, type CommandRecord } from './session.js';
+export { classifySession, SessionClassifier, type ActionRecord, type CallRecord, type ClassifiedSession, type CommandRecord } from './session.js';
 export { ACTION_KINDS, OUTCOMES, type ActionKind, type Outcome } from './kinds.js';
 export { RULES, applyRules, ruleByName } from './rules.js';
 export { SIGNATURES, scanSignatures, type SignatureHit } from './signatures.js';

@@ -88,21 +88,71 @@ function continuationTarget(call: CallRecord): string | null {
   return match ? ((match[1] ?? match[2]) as string) : null;
 }
 
-export function classifySession(calls: readonly CallRecord[]): ClassifiedSession {
-  const commands: CommandRecord[] = [];
-  const actions: ActionRecord[] = [];
-  const containers = new ContainerMap();
-  const running = new Map<string, { call: CallRecord; actions: ActionRecord[] }>();
+/**
+ * Classifies a session's calls one at a time, in order, so a caller can feed them page by page
+ * and let each output go once it is read.
+ */
+export class SessionClassifier {
+  private readonly commands: CommandRecord[] = [];
+  private readonly actions: ActionRecord[] = [];
+  private readonly containers = new ContainerMap();
+  private readonly running = new Map<string, { call: CallRecord; actions: ActionRecord[] }>();
 
-  const emit = (call: CallRecord, match: RuleMatch, place: { host: string | null; user: string | null; container: string | null; image: string | null }, extra: {
+  add(call: CallRecord): void {
+    const target = continuationTarget(call);
+    const resumed = target ? this.running.get(target) : undefined;
+    if (resumed) {
+      for (const earlier of resumed.actions) {
+        earlier.superseded = true;
+        const finished = this.emit(call, { ...earlier, kind: earlier.kind, rule: earlier.rule }, earlier, { commandSeq: null, command: earlier.command, ownsExit: true, background: false });
+        finished.continues = resumed.call.callId;
+        finished.startedAt = resumed.call.startedAt ?? call.startedAt;
+        finished.durationMs = (resumed.call.durationMs ?? 0) + (call.durationMs ?? 0);
+        finished.port = earlier.port;
+        finished.targetHost = earlier.targetHost;
+      }
+      return;
+    }
+    if (call.command === null || call.command.trim() === '') {
+      const match = classifyTool(call.tool, call.input);
+      if (match) this.emit(call, match, { host: null, user: null, container: null, image: null }, { commandSeq: null, command: match.subject ?? call.tool, ownsExit: true, background: false });
+      return;
+    }
+    const parsed = parseCommandLine(call.command);
+    const seqOf = numberCommands(parsed);
+    for (const row of flattenCommands(parsed)) this.commands.push({ ...row, callId: call.callId, messageOrdinal: call.messageOrdinal });
+    const classified = classifyCommands(parsed, call.tool, call.input);
+    const emitted: ActionRecord[] = [];
+    classified.forEach(({ command, match, place }, index) => {
+      const last = index === classified.length - 1;
+      emitted.push(this.emit(call, match, place, {
+        commandSeq: seqOf.get(command) ?? null,
+        command: displayText(command.argv),
+        ownsExit: last || command.connector === '||',
+        background: command.background || Boolean(command.dockerRun?.detached) || command.children.some((c) => c.background),
+      }));
+    });
+    this.containers.learn(classified, call);
+    const stillRunning = call.output ? RUNNING.exec(call.output) : null;
+    if (stillRunning && emitted.length > 0) {
+      for (const action of emitted) action.outcome = 'unknown';
+      this.running.set(stillRunning[1] as string, { call, actions: emitted });
+    }
+  }
+
+  result(): ClassifiedSession {
+    return { commands: this.commands, actions: this.actions };
+  }
+
+  private emit(call: CallRecord, match: RuleMatch, place: { host: string | null; user: string | null; container: string | null; image: string | null }, extra: {
     commandSeq: number | null; command: string; ownsExit: boolean; background: boolean;
-  }): ActionRecord => {
+  }): ActionRecord {
     const hits = scanSignatures(call.output, match.kind);
     const facts = FACT_KINDS.has(match.kind) ? extractFacts(call.output) : [];
     const health = match.kind === 'health' ? readHealth(call.output) : null;
-    const image = match.image ?? place.image ?? (place.container ? containers.imageOf(place.host, place.container) : null);
+    const image = match.image ?? place.image ?? (place.container ? this.containers.imageOf(place.host, place.container) : null);
     const action: ActionRecord = {
-      seq: actions.length,
+      seq: this.actions.length,
       callId: call.callId,
       messageOrdinal: call.messageOrdinal,
       commandSeq: extra.commandSeq,
@@ -137,52 +187,15 @@ export function classifySession(calls: readonly CallRecord[]): ClassifiedSession
       continues: null,
       superseded: false,
     };
-    actions.push(action);
+    this.actions.push(action);
     return action;
-  };
-
-  for (const call of calls) {
-    const target = continuationTarget(call);
-    const resumed = target ? running.get(target) : undefined;
-    if (resumed) {
-      for (const earlier of resumed.actions) {
-        earlier.superseded = true;
-        const finished = emit(call, { ...earlier, kind: earlier.kind, rule: earlier.rule }, earlier, { commandSeq: null, command: earlier.command, ownsExit: true, background: false });
-        finished.continues = resumed.call.callId;
-        finished.startedAt = resumed.call.startedAt ?? call.startedAt;
-        finished.durationMs = (resumed.call.durationMs ?? 0) + (call.durationMs ?? 0);
-        finished.port = earlier.port;
-        finished.targetHost = earlier.targetHost;
-      }
-      continue;
-    }
-    if (call.command === null || call.command.trim() === '') {
-      const match = classifyTool(call.tool, call.input);
-      if (match) emit(call, match, { host: null, user: null, container: null, image: null }, { commandSeq: null, command: match.subject ?? call.tool, ownsExit: true, background: false });
-      continue;
-    }
-    const parsed = parseCommandLine(call.command);
-    const seqOf = numberCommands(parsed);
-    for (const row of flattenCommands(parsed)) commands.push({ ...row, callId: call.callId, messageOrdinal: call.messageOrdinal });
-    const classified = classifyCommands(parsed, call.tool, call.input);
-    const emitted: ActionRecord[] = [];
-    classified.forEach(({ command, match, place }, index) => {
-      const last = index === classified.length - 1;
-      emitted.push(emit(call, match, place, {
-        commandSeq: seqOf.get(command) ?? null,
-        command: displayText(command.argv),
-        ownsExit: last || command.connector === '||',
-        background: command.background || Boolean(command.dockerRun?.detached) || command.children.some((c) => c.background),
-      }));
-    });
-    containers.learn(classified, call);
-    const stillRunning = call.output ? RUNNING.exec(call.output) : null;
-    if (stillRunning && emitted.length > 0) {
-      for (const action of emitted) action.outcome = 'unknown';
-      running.set(stillRunning[1] as string, { call, actions: emitted });
-    }
   }
-  return { commands, actions };
+}
+
+export function classifySession(calls: readonly CallRecord[]): ClassifiedSession {
+  const classifier = new SessionClassifier();
+  for (const call of calls) classifier.add(call);
+  return classifier.result();
 }
 
 function displayText(argv: readonly string[]): string {

@@ -159,13 +159,16 @@ export class SshConnection {
         stream.on('data', (chunk: string) => handlers.onStdout?.(chunk));
         stream.stderr.on('data', (chunk: string) => handlers.onStderr?.(chunk));
         stream.on('close', () => {
+          if (code !== null || signal !== null) {
+            stopListening();
+            resolve({ kind: 'exit', code, signal });
+            return;
+          }
           // A channel that closes without an exit status while the connection goes down is a loss;
           // give the connection's own close event a moment to say so.
           setTimeout(() => {
             stopListening();
-            if (code === null && signal === null && this.lostReason !== null) resolve({ kind: 'lost', reason: this.lostReason });
-            else if (code === null && signal === null) resolve({ kind: 'lost', reason: 'the channel closed without an exit status' });
-            else resolve({ kind: 'exit', code, signal });
+            resolve({ kind: 'lost', reason: this.lostReason ?? 'the channel closed without an exit status' });
           }, 20);
         });
         stream.end(handlers.stdin ?? '');
@@ -206,6 +209,8 @@ function connectClient(target: ResolvedTarget, options: ConnectOptions, sock: Re
     };
     client.once('ready', () => {
       settled = true;
+      // Steps are short request/response exchanges: Nagle's algorithm would hold each one back.
+      client.setNoDelay(true);
       client.removeListener('error', fail);
       resolve(client);
     });

@@ -43,7 +43,7 @@ export async function writeSynthetic(dbPath: string, session: SyntheticSession):
       id: session.id, agent: session.agent ?? 'claude', parentId: null, title: session.title, directory: '/home/ops',
       startedAt: start, endedAt: null, model: 'synthetic', extra: null,
     });
-    session.steps.forEach((step, index) => {
+    for (const [index, step] of session.steps.entries()) {
       const message: MessageRecord = { ...emptyMessage(session.id, `m${index + 1}`, step.role), createdAt: clock, completedAt: clock + 1000, text: step.text ?? '', reasoning: step.reasoning ?? '' };
       const calls: ToolCallRecord[] = (step.calls ?? []).map((call, callIndex) => {
         const duration = call.durationMs ?? 1500;
@@ -70,8 +70,8 @@ export async function writeSynthetic(dbPath: string, session: SyntheticSession):
         return record;
       });
       clock += 5000;
-      writer.addMessage(message, calls);
-    });
+      await writer.addMessage(message, calls);
+    }
     await writer.commit({ key: `synthetic:${session.id}`, path: `synthetic/${session.id}`, format: 'opencode-export', size: 0, contentHash: session.id, bytesConsumed: null, linesConsumed: null, prefixHash: null }, 0);
     await deriveSessions(db, [session.id]);
   } finally {
