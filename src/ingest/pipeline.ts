@@ -26,6 +26,8 @@ export interface IngestProgress {
 export interface IngestOptions {
   redact: boolean;
   onProgress?: (progress: IngestProgress) => void;
+  /** Bytes of an appendable transcript per transaction (default 64 MB). */
+  batchBytes?: number;
   /** Called after each committed source with the sessions it touched (derived tables hook here). */
   onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<void>;
 }
@@ -104,7 +106,7 @@ async function planSource(db: Database, source: Source): Promise<Plan> {
 }
 
 /** Bytes of an appendable transcript written per transaction (see the checkpoint case below). */
-const BATCH_BYTES = 64 * 1024 * 1024;
+const DEFAULT_BATCH_BYTES = 64 * 1024 * 1024;
 
 function partialState(source: Source, checkpoint: ResumePoint): SourceState {
   // No prefix hash: should the process die before the last batch, the next ingest reads the file
@@ -213,7 +215,7 @@ export async function ingestSources(
             checkpoint = { offset: item.offset, line: item.line };
             // A long transcript is committed in batches, each a consistent prefix of the file
             // (as if it had grown to here): DuckDB holds a transaction's rows in memory until commit.
-            if (source.appendable && checkpoint.offset - committedAt >= BATCH_BYTES) {
+            if (source.appendable && checkpoint.offset - committedAt >= (options.batchBytes ?? DEFAULT_BATCH_BYTES)) {
               await commit(false);
               committedAt = checkpoint.offset;
               writer = await SourceWriter.begin(db, source.key, { append: { fromLine: checkpoint.line } }, writer);
