@@ -32,11 +32,14 @@ export interface WhyAnswer {
   followup: { message_ordinal: number; text: string } | null;
 }
 
+/** A name that matches across many sessions answers for the first few; --session narrows it. */
+export const MAX_MATCHES = 10;
+
 export async function whyCandidate(db: Database, query: string, sessionId?: string): Promise<WhyAnswer[]> {
   const rows = await db.all(
     `SELECT ${CANDIDATE_COLUMNS} FROM candidates
      WHERE contains(lower(name), lower(?)) ${sessionId ? 'AND session_id = ?' : ''}
-     ORDER BY session_id, seq LIMIT 50`,
+     ORDER BY session_id, seq LIMIT ${MAX_MATCHES}`,
     sessionId ? [query, sessionId] : [query],
   );
   const candidates = rows.map((row) => ({ session: String(row['session_id']), candidate: toCandidate(row) }));
@@ -54,8 +57,10 @@ export async function whyCandidate(db: Database, query: string, sessionId?: stri
       `SELECT a.session_id, a.call_id, a.kind, a.outcome, a.host, a."user", a.duration_ms, a.command, a.evidence, a.seq
        FROM actions a JOIN (VALUES ${pairs.map(() => '(?, ?)').join(', ')}) AS wanted(session_id, call_id)
          ON a.session_id = wanted.session_id AND a.call_id = wanted.call_id
+       -- the session filter lets the scan skip every row group of other sessions
+       WHERE a.session_id IN (${sessions.map(() => '?').join(', ')})
        ORDER BY a.seq`,
-      pairs.flat(),
+      [...pairs.flat(), ...sessions],
     );
   const answers: WhyAnswer[] = [];
   for (const { session, candidate } of candidates) {

@@ -7,7 +7,7 @@ import type { Output } from '../output.js';
 import { withDerivedStore } from '../../query/derive.js';
 import { resolveSession } from '../../query/session-queries.js';
 import { VERDICT_MARK } from '../../query/tree/render-text.js';
-import { whyCandidate, type WhyAnswer } from '../../query/why.js';
+import { MAX_MATCHES, whyCandidate, type WhyAnswer } from '../../query/why.js';
 
 function indentBlock(text: string, prefix: string, maxLines: number): string[] {
   const lines = text.split('\n').map((l) => l.trimEnd()).filter(Boolean);
@@ -60,6 +60,10 @@ export async function whyCommand(query: string, options: { db: string; session?:
         if (index > 0) output.line();
         for (const line of renderWhy(answer, Math.max(60, output.columns))) output.line(line);
       });
+      if (answers.length === MAX_MATCHES && !sessionId) {
+        output.line();
+        output.line(`(the first ${MAX_MATCHES} matches; name the session with --session to see its own)`);
+      }
       return 0;
     },
   );
@@ -72,7 +76,8 @@ export function registerWhyCommand(program: Command, ctx: CliContext): void {
     .description(
       "Explain a candidate's verdict: the reason, each evidence command with the output lines that decided it " +
         "(version facts, failure signatures, health readings) and message ordinals, and the assistant's reasoning " +
-        'that followed. CANDIDATE is a case-insensitive substring of the name; every match is shown.',
+        'that followed. CANDIDATE is a case-insensitive substring of the name; every match is shown (the first ' +
+        `${MAX_MATCHES} across sessions without --session).`,
     )
     .argument('<candidate>', 'part of a candidate name, e.g. scitrera or sglang:spark')
     .option('--session <session>', 'only this session (an id, an id prefix, or a title substring)')
