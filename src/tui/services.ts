@@ -1,4 +1,6 @@
+import type { TimelineEntry } from '../query/timeline.js';
 import type { RunController } from '../replay/run/events.js';
+import type { RunSummary } from '../store/run-queries.js';
 
 /**
  * Everything the TUI may ask for. The TUI never touches DuckDB or ssh2: the CLI builds these
@@ -18,41 +20,8 @@ export interface SessionRow {
   parent_id: string | null;
 }
 
-/** One line of the timeline: a message, or one of its tool calls. */
-export type TimelineRow =
-  | {
-      kind: 'message';
-      index: number;
-      ordinal: number;
-      role: string;
-      created_at: string | null;
-      /** First lines of text (and reasoning), already cut to a few hundred characters. */
-      preview: string;
-      reasoning_preview: string;
-      /** How many tool calls follow it in the timeline. */
-      calls: number;
-      error: string | null;
-    }
-  | {
-      kind: 'call';
-      index: number;
-      ordinal: number;
-      call_id: string;
-      tool: string;
-      /** The command, or the tool's title/input, on one line. */
-      summary: string;
-      started_at: string | null;
-      duration_ms: number | null;
-      exit_code: number | null;
-      timed_out: boolean;
-      failed: boolean;
-      truncated: boolean;
-      /** Calls of one parallel group share it; the TUI draws them as one group. */
-      parallel_group: string | null;
-      /** Where the call sits in its parallel group, so a page boundary never breaks the drawing. */
-      parallel_position: 'first' | 'middle' | 'last' | null;
-      output_lines: number;
-    };
+/** One line of the timeline: a message, or one of its tool calls (as the query layer pages them). */
+export type TimelineRow = TimelineEntry;
 
 /** A long text the pager shows a window of: a tool call's output or a message's full text. */
 export type TextTarget = { kind: 'call'; callId: string } | { kind: 'message'; ordinal: number };
@@ -102,17 +71,8 @@ export interface TimingRow {
   call_id?: string | null;
 }
 
-export interface RunRow {
-  id: string;
-  session_id: string | null;
-  plan: string | null;
-  mode: string;
-  status: string;
-  started_at: string | null;
-  ended_at: string | null;
-  steps: number;
-  diverged: number;
-}
+/** A past dry or live run, as the store lists it. */
+export type RunRow = RunSummary;
 
 export interface RunStepRow {
   step_id: string;
