@@ -12,6 +12,16 @@ import {
   type SearchState,
 } from './search.js';
 
+/** `/` search with n/N, the same in every list and in the pager. */
+export type SearchAction =
+  | { type: 'search-open' }
+  | { type: 'search-type'; text: string }
+  | { type: 'search-erase' }
+  | { type: 'search-cancel' }
+  | { type: 'search-submit' }
+  | { type: 'search-results'; query: string; matches: number[] }
+  | { type: 'search-step'; direction: 1 | -1 };
+
 /**
  * What every list screen does the same way: move, resize, and `/` search with n/N. Each
  * screen's reducer handles its own actions and passes these to `reduceCommon`.
@@ -21,13 +31,7 @@ export type CommonAction =
   | { type: 'jump'; index: number }
   | { type: 'resize'; height: number }
   | { type: 'total'; total: number }
-  | { type: 'search-open' }
-  | { type: 'search-type'; text: string }
-  | { type: 'search-erase' }
-  | { type: 'search-cancel' }
-  | { type: 'search-submit' }
-  | { type: 'search-results'; query: string; matches: number[] }
-  | { type: 'search-step'; direction: 1 | -1 };
+  | SearchAction;
 
 export interface ListScreenState {
   list: ListState;

@@ -1,3 +1,4 @@
+import type { SearchAction } from './common.js';
 import { commandOf, promptKeyOf, type KeyInfo } from './key-commands.js';
 import { cancelPrompt, eraseInPrompt, nextMatch, firstMatchFrom, NO_SEARCH, openPrompt, submitPrompt, typeInPrompt, withMatches, type SearchState } from './search.js';
 
@@ -18,13 +19,7 @@ export type PagerAction =
   | { type: 'pan'; by: number }
   | { type: 'resize'; height: number }
   | { type: 'total'; total: number }
-  | { type: 'search-open' }
-  | { type: 'search-type'; text: string }
-  | { type: 'search-erase' }
-  | { type: 'search-cancel' }
-  | { type: 'search-submit' }
-  | { type: 'search-results'; query: string; matches: number[] }
-  | { type: 'search-step'; direction: 1 | -1 };
+  | SearchAction;
 
 export function initialPager(height: number): PagerState {
   return { top: 0, left: 0, total: null, height: Math.max(1, height), search: NO_SEARCH, current: null };
