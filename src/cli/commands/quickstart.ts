@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ADAPTERS } from '../../ingest/adapters.js';
 import { discoverSources } from '../../ingest/discover.js';
 import { ingestSources } from '../../ingest/pipeline.js';
@@ -30,7 +30,9 @@ export async function quickstartCommand(options: { db?: string; tui?: boolean },
     if (summary.errors.length > 0) {
       throw new JobFailedError(`the bundled sample did not ingest cleanly: ${summary.errors[0]?.message ?? ''}`);
     }
-    output.line(`retrace: the bundled sample is in ${dbPath}`);
+    // Hints a user can paste: the store's path as seen from where they are.
+    const shown = relative(process.cwd(), dbPath).startsWith('..') ? dbPath : relative(process.cwd(), dbPath);
+    output.line(`retrace: the bundled sample is in ${shown}`);
     output.line(
       `  (${summary.sources} source${summary.sources === 1 ? '' : 's'} ingested, ${summary.skipped_unchanged} unchanged, ` +
         `${summary.redactions} secret${summary.redactions === 1 ? '' : 's'} redacted)`,
@@ -54,11 +56,11 @@ export async function quickstartCommand(options: { db?: string; tui?: boolean },
     }
     output.line();
     output.line('Next:');
-    output.line(`  npx retrace why scitrera --db ${dbPath}`);
-    output.line(`  npx retrace timings --kind pull --db ${dbPath}`);
-    output.line(`  npx retrace sessions --db ${dbPath}`);
-    output.line(`  npx retrace show qwen --db ${dbPath} --from 13 --to 14`);
-    output.line(`  npx retrace sql --db ${dbPath} "SELECT tool, command, duration_ms, timed_out FROM tool_calls WHERE timed_out"`);
+    output.line(`  npx retrace why scitrera --db ${shown}`);
+    output.line(`  npx retrace timings --kind pull --db ${shown}`);
+    output.line(`  npx retrace sessions --db ${shown}`);
+    output.line(`  npx retrace show qwen --db ${shown} --from 13 --to 14`);
+    output.line(`  npx retrace sql --db ${shown} "SELECT tool, command, duration_ms, timed_out FROM tool_calls WHERE timed_out"`);
     if (tui) await openTui(db, await soleSessionRoutes(db), tui);
     return 0;
   } finally {
