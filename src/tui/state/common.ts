@@ -71,23 +71,27 @@ export function reduceCommon<S extends ListScreenState>(state: S, action: Common
   }
 }
 
+/** Keys while a search prompt is open edit the query; null for a key the prompt ignores. */
+export function searchPromptAction(input: string, key: KeyInfo): SearchAction | null {
+  const prompt = promptKeyOf(input, key);
+  switch (prompt.kind) {
+    case 'submit':
+      return { type: 'search-submit' };
+    case 'cancel':
+      return { type: 'search-cancel' };
+    case 'erase':
+      return { type: 'search-erase' };
+    case 'type':
+      return { type: 'search-type', text: prompt.text };
+    case 'ignore':
+      return null;
+  }
+}
+
 /** The common action a key means, or null when the screen should look at it itself. */
 export function commonActionOfKey(input: string, key: KeyInfo, editing: boolean): CommonAction | null {
-  if (editing) {
-    const prompt = promptKeyOf(input, key);
-    switch (prompt.kind) {
-      case 'submit':
-        return { type: 'search-submit' };
-      case 'cancel':
-        return { type: 'search-cancel' };
-      case 'erase':
-        return { type: 'search-erase' };
-      case 'type':
-        return { type: 'search-type', text: prompt.text };
-      case 'ignore':
-        return { type: 'search-type', text: '' };
-    }
-  }
+  // A key the prompt ignores is still the prompt's: it must not reach the list behind it.
+  if (editing) return searchPromptAction(input, key) ?? { type: 'search-type', text: '' };
   const command = commandOf(input, key);
   if (isListMove(command)) return { type: 'move', how: command };
   if (command === 'search') return { type: 'search-open' };

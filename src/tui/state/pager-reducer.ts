@@ -1,5 +1,5 @@
-import type { SearchAction } from './common.js';
-import { commandOf, promptKeyOf, type KeyInfo } from './key-commands.js';
+import { searchPromptAction, type SearchAction } from './common.js';
+import { commandOf, type KeyInfo } from './key-commands.js';
 import { cancelPrompt, eraseInPrompt, nextMatch, firstMatchFrom, NO_SEARCH, openPrompt, submitPrompt, typeInPrompt, withMatches, type SearchState } from './search.js';
 
 /** A window over a long text: `top` is its first line shown, `left` its first column. */
@@ -104,17 +104,5 @@ export function pagerActionOfKey(input: string, key: KeyInfo, state: PagerState)
 
 /** Keys while the search prompt is open: they edit the query. */
 export function pagerPromptAction(input: string, key: KeyInfo): PagerAction | null {
-  const prompt = promptKeyOf(input, key);
-  switch (prompt.kind) {
-    case 'submit':
-      return { type: 'search-submit' };
-    case 'cancel':
-      return { type: 'search-cancel' };
-    case 'erase':
-      return { type: 'search-erase' };
-    case 'type':
-      return { type: 'search-type', text: prompt.text };
-    case 'ignore':
-      return null;
-  }
+  return searchPromptAction(input, key);
 }
