@@ -1,18 +1,18 @@
-import { StoreError } from '../store/errors.js';
-import { readSourceState } from '../store/sources.js';
-import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode } from '../store/source-writer.js';
-import type { Database } from '../store/database.js';
-import { hashFile } from './io/hash.js';
-import type { IngestItem, Location, ProblemItem } from './model.js';
+import { StoreError } from './errors.js';
+import { readSourceState } from './sources.js';
+import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode } from './source-writer.js';
+import type { Database } from './database.js';
+import { hashFile } from '../core/io/hash.js';
+import type { IngestItem, Location, ProblemItem } from '../core/model.js';
 import {
   redactMessageItem,
   redactProblemMessage,
   redactSessionItem,
   redactUnknownItem,
-} from './redact/redact-item.js';
-import { totalRedactions, type RedactionCounts } from './redact/redact.js';
-import { redactRunItem } from './runlog/redact-run.js';
-import type { ResumePoint, Source } from './source.js';
+} from '../core/redact/redact-item.js';
+import { totalRedactions, type RedactionCounts } from '../core/redact/redact.js';
+import { redactRunItem } from '../core/redact/redact-run.js';
+import type { ResumePoint, Source } from '../core/source.js';
 
 export interface IngestProgress {
   sourceIndex: number;
@@ -29,7 +29,7 @@ export interface IngestOptions {
   /** Bytes of an appendable transcript per transaction (default 64 MB). */
   batchBytes?: number;
   /** Called after each committed source with the sessions it touched (derived tables hook here). */
-  onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<void>;
+  onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<readonly SessionFailure[] | void>;
 }
 
 export interface IngestError {
@@ -37,6 +37,12 @@ export interface IngestError {
   line: number | null;
   path: string | null;
   message: string;
+}
+
+/** A session stored whole whose derived rows (its tree) could not be built: reported, never fatal. */
+export interface SessionFailure {
+  sessionId: string;
+  cause: string;
 }
 
 export interface IngestSummary {
@@ -56,6 +62,7 @@ export interface IngestSummary {
   unknown_records: number;
   unknown_fields: Record<string, number>;
   errors: IngestError[];
+  derive_failures: SessionFailure[];
 }
 
 export function emptySummary(): IngestSummary {
@@ -75,6 +82,7 @@ export function emptySummary(): IngestSummary {
     unknown_records: 0,
     unknown_fields: {},
     errors: [],
+    derive_failures: [],
   };
 }
 
@@ -234,7 +242,7 @@ export async function ingestSources(
       writer = null;
       summary.sources += 1;
       if (plan.mode === 'append') summary.resumed += 1;
-      if (options.onSessionsWritten && sessionIds.size > 0) await options.onSessionsWritten(db, [...sessionIds]);
+      if (options.onSessionsWritten && sessionIds.size > 0) summary.derive_failures.push(...((await options.onSessionsWritten(db, [...sessionIds])) ?? []));
     } catch (error) {
       await writer?.rollback();
       summary.failed_sources += 1;
