@@ -11,6 +11,7 @@ import { renderProgress } from '../format/progress.js';
 import { renderTable } from '../format/table.js';
 import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
+import { warnActiveRuleProblems } from '../rule-problems.js';
 import { decompressZstdHead } from '../../ingest/io/zstd.js';
 import { deriveSessions } from '../../query/derive.js';
 
@@ -68,6 +69,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
     output.clearStatus();
     db.close();
   }
+  warnActiveRuleProblems(output);
   if (options.json) output.json(summary);
   else printSummary(summary, discovery.sources.length, options.db, Date.now() - started, output);
   return ingestExitCode(summary, discovery.sources.length);
