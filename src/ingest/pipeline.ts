@@ -46,6 +46,9 @@ export interface IngestSummary {
   tool_calls: number;
   messages_updated: number;
   tool_calls_updated: number;
+  /** Rows a re-read database session no longer holds (deleted or merged by the agent), removed. */
+  messages_removed: number;
+  tool_calls_removed: number;
   redactions: number;
   redactions_by_kind: RedactionCounts;
   skipped_unchanged: number;
@@ -66,6 +69,8 @@ export function emptySummary(): IngestSummary {
     tool_calls: 0,
     messages_updated: 0,
     tool_calls_updated: 0,
+    messages_removed: 0,
+    tool_calls_removed: 0,
     redactions: 0,
     redactions_by_kind: {},
     skipped_unchanged: 0,
@@ -136,6 +141,8 @@ function addWritten(summary: IngestSummary, written: SourceWriteCounts, counts: 
   summary.tool_calls += written.toolCallsAdded;
   summary.messages_updated += written.messagesUpdated;
   summary.tool_calls_updated += written.toolCallsUpdated;
+  summary.messages_removed += written.messagesRemoved;
+  summary.tool_calls_removed += written.toolCallsRemoved;
   for (const [kind, n] of Object.entries(counts)) summary.redactions_by_kind[kind] = (summary.redactions_by_kind[kind] ?? 0) + n;
   summary.redactions += totalRedactions(counts);
 }
@@ -173,6 +180,8 @@ export async function ingestSources(
       const sessionIds = new Set<string>();
       const mode: WriteMode = plan.mode === 'append' && plan.resume ? { append: { fromLine: plan.resume.line } } : 'replace';
       writer = await SourceWriter.begin(db, source.key, mode);
+      // One session of a database, read whole: what it no longer holds leaves the store too.
+      if (mode === 'replace' && source.sessionId) writer.ownsWholeSession(source.sessionId);
       let checkpoint: ResumePoint | null = plan.resume ?? null;
       let committedAt = plan.resume?.offset ?? 0;
       let lastReport = Date.now();
