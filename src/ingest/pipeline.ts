@@ -13,6 +13,7 @@ import {
 import { totalRedactions, type RedactionCounts } from './redact/redact.js';
 import { redactRunItem } from './runlog/redact-run.js';
 import type { ResumePoint, Source } from './source.js';
+import { warningsFor, type IngestWarning } from './warnings.js';
 
 export interface IngestProgress {
   sourceIndex: number;
@@ -59,6 +60,8 @@ export interface IngestSummary {
   unknown_records: number;
   unknown_fields: Record<string, number>;
   errors: IngestError[];
+  /** Sources read whole that yielded no messages, or mostly records of unknown shapes (warnings.ts). */
+  warnings: IngestWarning[];
 }
 
 export function emptySummary(): IngestSummary {
@@ -80,6 +83,7 @@ export function emptySummary(): IngestSummary {
     unknown_records: 0,
     unknown_fields: {},
     errors: [],
+    warnings: [],
   };
 }
 
@@ -182,6 +186,7 @@ export async function ingestSources(
       writer = await SourceWriter.begin(db, source.key, mode);
       // One session of a database, read whole: what it no longer holds leaves the store too.
       if (mode === 'replace' && source.sessionId) writer.ownsWholeSession(source.sessionId);
+      const read: { messages: number; unknown: Record<string, number>; version: string | null } = { messages: 0, unknown: {}, version: null };
       let checkpoint: ResumePoint | null = plan.resume ?? null;
       let committedAt = plan.resume?.offset ?? 0;
       let lastReport = Date.now();
@@ -198,6 +203,7 @@ export async function ingestSources(
             const session = options.redact ? redactSessionItem(item, counts) : item;
             writer.addSession(session.session);
             sessionIds.add(session.session.id);
+            read.version ??= item.agentVersion ?? null;
             for (const [field, n] of Object.entries(item.unknownFields ?? {})) {
               summary.unknown_fields[field] = (summary.unknown_fields[field] ?? 0) + n;
             }
@@ -208,11 +214,13 @@ export async function ingestSources(
             await writer.addMessage(message.message, message.toolCalls);
             sessionIds.add(message.message.sessionId);
             messagesSeen += 1;
+            read.messages += 1;
             break;
           }
           case 'unknown':
             writer.addUnknown(options.redact ? redactUnknownItem(item, counts) : item);
             summary.unknown_records += 1;
+            read.unknown[item.what] = (read.unknown[item.what] ?? 0) + 1;
             break;
           case 'problem': {
             const problem: ProblemItem = options.redact ? { ...item, message: redactProblemMessage(item.message, counts) } : item;
@@ -242,6 +250,13 @@ export async function ingestSources(
       await commit(true);
       writer = null;
       summary.sources += 1;
+      // A resumed transcript read only its new lines: too little to judge the format by.
+      if (plan.mode === 'replace') {
+        summary.warnings.push(...warningsFor({
+          file: source.path, session: source.sessionId ?? null, format: source.format, version: read.version,
+          messages: read.messages, unknownRecords: Object.values(read.unknown).reduce((a, b) => a + b, 0), unknownByKind: read.unknown,
+        }));
+      }
       if (plan.mode === 'append') summary.resumed += 1;
       if (options.onSessionsWritten && sessionIds.size > 0) await options.onSessionsWritten(db, [...sessionIds]);
     } catch (error) {
