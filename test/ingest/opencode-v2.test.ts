@@ -4,7 +4,9 @@ import { ingestPaths, queryStore } from '../helpers/ingest.js';
 import { createOpencodeDb, insertV1Session, insertV2Session, markImported, type DbSession, type V1Message } from '../helpers/opencode-db.js';
 import { writeStorageTree, type OpencodeExport } from '../helpers/opencode-layouts.js';
 import { AFTER_IMPORT, IMPORTED, NATIVE, NATIVE_EXPECTED, T0 } from '../helpers/opencode-sessions.js';
+import { storeBytes } from '../helpers/store-files.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
+import { SECRET_SHAPES } from '../fixtures/secrets/shapes.js';
 
 const dir = tempDir();
 
@@ -116,5 +118,38 @@ describe('opencode 2.x opencode.db', () => {
     expect(formats).toEqual([{ format: 'opencode-sqlite', n: 3 }, { format: 'opencode-storage', n: 1 }]);
     const duplicates = await queryStore(dbPath, (db) => db.scalar(`SELECT count(*) - count(DISTINCT session_id || id) FROM messages`));
     expect(duplicates).toBe(0);
+  });
+
+  it('lets no secret planted in 2.x rows reach the store: prompts, commands, outputs, metadata, extra fields', async () => {
+    const secretFile = join(dir, 'secrets', 'opencode.db');
+    const db = createOpencodeDb(secretFile, '2.x');
+    const messages = SECRET_SHAPES.flatMap((shape, n) => {
+      const at = T0 + 1_000_000 + n * 10_000;
+      return [
+        { id: `msg_s${String(n).padStart(3, '0')}u`, type: 'user', data: { text: `use this: ${shape.text}`, files: [{ name: 'env', data: shape.text }], time: { created: at } } },
+        {
+          id: `msg_s${String(n).padStart(3, '0')}a`, type: 'assistant',
+          data: {
+            agent: 'build', model: { id: 'claude-sonnet-4-5', providerID: 'anthropic' }, snapshot: { start: shape.text },
+            content: [{
+              type: 'tool', id: `toolu_s${n}`, name: 'shell',
+              state: { status: 'completed', input: { command: `echo ${shape.text}` }, content: [{ type: 'text', text: shape.text }], structured: { output: shape.text }, metadata: { exit: 0, note: shape.text } },
+              time: { created: at + 1, ran: at + 2, completed: at + 3 },
+            }],
+            time: { created: at + 1, completed: at + 4 },
+          },
+        },
+        { id: `msg_s${String(n).padStart(3, '0')}c`, type: 'shell', data: { callID: `shl_s${n}`, command: `cat ${shape.text}`, output: shape.text, time: { created: at + 5, completed: at + 6 } } },
+      ];
+    });
+    insertV2Session(db, { ...NATIVE.session, id: 'ses_2e0000000ffeSecretsPlanted', title: 'secrets' }, messages);
+    db.close();
+    const dbPath = tempDbPath(dir);
+    const summary = await ingestPaths(dbPath, [secretFile]);
+    expect(summary.errors).toEqual([]);
+    expect(summary.messages).toBe(messages.length);
+    expect(summary.redactions).toBeGreaterThanOrEqual(SECRET_SHAPES.length);
+    const bytes = storeBytes(dbPath).toString('latin1');
+    expect(SECRET_SHAPES.filter((shape) => bytes.includes(shape.secret)).map((shape) => shape.name)).toEqual([]);
   });
 });
