@@ -2,8 +2,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Adapter } from './adapter.js';
 import { readFileHead, type Decompressor } from './io/file-head.js';
-import type { Agent, ProblemItem } from './model.js';
-import type { Source } from './source.js';
+import type { Agent, ProblemItem } from '../core/model.js';
+import type { Source } from '../core/source.js';
 
 export type FormatChoice = 'auto' | Agent;
 

@@ -1,31 +1,14 @@
-import type { Agent, SourceFormat } from './model.js';
+import type { IngestWarning, SourceReadSummary } from '../core/drift.js';
+import type { Agent, SourceFormat } from '../core/model.js';
 
-/**
+/*
  * Loud on drift: a transcript format that changed under retrace shows up as a source that yields
  * nothing, or mostly records of shapes retrace does not know. Both are named, never silent. Pure:
- * the pipeline fills a SourceSummary per source it read whole, the CLI prints what this returns.
+ * the store fills a SourceReadSummary per source it read whole and hands it here (the CLI wires
+ * this in as `judgeSource`); the CLI prints what it returns.
  */
-export interface SourceSummary {
-  file: string;
-  /** The session, when the source is one session of a database or storage tree. */
-  session: string | null;
-  format: SourceFormat;
-  /** The agent's version as the source states it (its first session's), when it does. */
-  version: string | null;
-  /** Messages read from the source (changed or not), and records of shapes retrace does not know. */
-  messages: number;
-  unknownRecords: number;
-  /** The unknown records by what they are (`line:progress`, `message:idle`, `part:hologram`). */
-  unknownByKind: Readonly<Record<string, number>>;
-}
 
-export interface IngestWarning {
-  file: string;
-  agent: Agent;
-  version: string | null;
-  reason: string;
-}
-
+/** When unknown records are drift rather than a few stray lines. */
 export interface DriftThresholds {
   /** Share of a source's records (messages + unknown) above which its unknown records are named. */
   unknownShare: number;
@@ -53,7 +36,7 @@ export function agentOfFormat(format: SourceFormat): Agent {
   return AGENT_OF_FORMAT[format];
 }
 
-export function warningsFor(source: SourceSummary, thresholds: DriftThresholds = DRIFT_THRESHOLDS): IngestWarning[] {
+export function warningsFor(source: SourceReadSummary, thresholds: DriftThresholds = DRIFT_THRESHOLDS): IngestWarning[] {
   const warn = (reason: string): IngestWarning[] => [
     { file: source.file, agent: agentOfFormat(source.format), version: source.version, reason: source.session ? `session ${source.session}: ${reason}` : reason },
   ];

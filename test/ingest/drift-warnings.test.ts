@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DRIFT_THRESHOLDS, warningsFor, type SourceSummary } from '../../src/ingest/warnings.js';
+import type { SourceReadSummary } from '../../src/core/drift.js';
+import { DRIFT_THRESHOLDS, warningsFor } from '../../src/ingest/warnings.js';
 import { ingestPaths } from '../helpers/ingest.js';
 import { createOpencodeDb, insertV2Session, opencodeId } from '../helpers/opencode-db.js';
 import { NATIVE, T0 } from '../helpers/opencode-sessions.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
 
 const dir = tempDir();
-const source = (over: Partial<SourceSummary>): SourceSummary => ({
+const source = (over: Partial<SourceReadSummary>): SourceReadSummary => ({
   file: '/data/opencode.db', session: null, format: 'opencode-sqlite', version: '2.0.12', messages: 40, unknownRecords: 0, unknownByKind: {}, ...over,
 });
 

@@ -4,7 +4,7 @@ import { resolveDbPath } from '../db-path.js';
 import { homedir } from 'node:os';
 import { ADAPTERS } from '../../ingest/adapters.js';
 import { defaultPaths, discoverSources, type FormatChoice } from '../../ingest/discover.js';
-import { emptySummary, ingestSources, type IngestSummary } from '../../ingest/pipeline.js';
+import { emptySummary, ingestSources, type IngestSummary } from '../../store/ingest-pipeline.js';
 import { BULK_WRITE_MEMORY_LIMIT, Database } from '../../store/database.js';
 import { EXIT, UsageError } from '../errors.js';
 import { renderProgress } from '../format/progress.js';
@@ -12,6 +12,7 @@ import { renderTable } from '../format/table.js';
 import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
 import { decompressZstdHead } from '../../ingest/io/zstd.js';
+import { warningsFor } from '../../ingest/warnings.js';
 import { deriveSessions } from '../../query/derive.js';
 
 export interface IngestCommandOptions {
@@ -54,6 +55,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
     await ingestSources(db, discovery.sources, {
       redact: options.redact,
       onSessionsWritten: deriveSessions,
+      judgeSource: warningsFor,
       onProgress: options.json
         ? undefined
         : (p) =>
@@ -116,6 +118,11 @@ function printSummary(summary: IngestSummary, found: number, dbPath: string, ela
       output.line(`  ${where}${error.path ? ` ${error.path}` : ''}: ${error.message}`);
     }
     if (summary.errors.length > 20) output.line(`  … and ${summary.errors.length - 20} more (use --json for all)`);
+  }
+  if (summary.derive_failures.length > 0) {
+    output.line();
+    output.line(`Stored, but no decision tree (${summary.derive_failures.length}; retried when the rules change):`);
+    for (const failure of summary.derive_failures.slice(0, 20)) output.line(`  ${failure.sessionId}: ${failure.cause}`);
   }
 }
 

@@ -1,5 +1,5 @@
 import { extraJson, titleFromPrompt } from '../jsonl/values.js';
-import type { IngestItem } from '../model.js';
+import type { IngestItem } from '../../core/model.js';
 import type { ClaudeFileContext } from './convert.js';
 import { KNOWN_RECORD_FIELDS, recordSchema, type ClaudeRecord } from './schema.js';
 

@@ -1,8 +1,8 @@
 import type { Adapter, FileHead } from '../adapter.js';
 import { detectJsonlHead } from '../jsonl/head-lines.js';
 import { jsonlSource } from '../jsonl/jsonl-source.js';
-import type { SourceFormat } from '../model.js';
-import type { Source } from '../source.js';
+import type { SourceFormat } from '../../core/model.js';
+import type { Source } from '../../core/source.js';
 import { CodexConverter } from './convert.js';
 import { CODEX_HEAD } from './detect.js';
 import { codexSessionsDir } from './paths.js';

@@ -2,7 +2,7 @@ import type { ZodError } from 'zod';
 import type { HeldMessage, HeldMessages } from '../jsonl/held-messages.js';
 import { isJsonObject, type JsonObject } from '../jsonl/parse-line.js';
 import { extraJson, joinText, withExtra } from '../jsonl/values.js';
-import { emptyMessage, type IngestItem, type Location, type ToolCallRecord } from '../model.js';
+import { emptyMessage, type IngestItem, type Location, type ToolCallRecord } from '../../core/model.js';
 import { describeIssues } from '../validation.js';
 import type { CodexSessionState } from './session-state.js';
 import {

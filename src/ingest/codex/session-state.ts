@@ -1,5 +1,5 @@
 import { extraJson, timeOf, titleFromPrompt } from '../jsonl/values.js';
-import type { IngestItem } from '../model.js';
+import type { IngestItem } from '../../core/model.js';
 import { subagentSourceSchema, type SessionMeta } from './schema.js';
 
 /** The thread id in a rollout's file name (`rollout-<local time>-<uuid>.jsonl[.zst]`). */

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { quote } from 'shell-quote';
 import { isJsonObject } from '../jsonl/parse-line.js';
 import { elapsed, extraJson, extraOf, issuedCall } from '../jsonl/values.js';
-import type { ToolCallRecord } from '../model.js';
+import type { ToolCallRecord } from '../../core/model.js';
 import { outputText, parseExecOutput } from './exec-output.js';
 
 const SHELL_PROGRAMS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);

@@ -1,4 +1,4 @@
-import { emptyMessage, type IngestItem, type Location, type MessageRecord, type ToolCallRecord } from '../model.js';
+import { emptyMessage, type IngestItem, type Location, type MessageRecord, type ToolCallRecord } from '../../core/model.js';
 import { describeIssues } from '../validation.js';
 import { compactJson, leftovers } from './compact.js';
 import {

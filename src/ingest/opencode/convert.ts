@@ -1,4 +1,4 @@
-import { emptyMessage, type IngestItem, type Location, type MessageRecord, type ToolCallRecord } from '../model.js';
+import { emptyMessage, type IngestItem, type Location, type MessageRecord, type ToolCallRecord } from '../../core/model.js';
 import { assignParallelGroups } from '../parallel-groups.js';
 import { convertV2Message, type V2MessageRow } from './convert-v2.js';
 import {

@@ -1,6 +1,6 @@
-import { hashStrings } from '../io/hash.js';
-import type { IngestItem, Location } from '../model.js';
-import type { Source } from '../source.js';
+import { hashStrings } from '../../core/io/hash.js';
+import type { IngestItem, Location } from '../../core/model.js';
+import type { Source } from '../../core/source.js';
 import { OpencodeSessionBuilder } from './convert.js';
 import { allRows, infoFromRow, oneRow, openReadOnly, parseData, tableNames, type Row, type SqliteDatabase } from './sqlite-db.js';
 import { infoTables, planGenerations, readGenerationFacts, type SessionPlan } from './sqlite-generations.js';

@@ -1,19 +1,19 @@
-import { StoreError } from '../store/errors.js';
-import { readSourceState } from '../store/sources.js';
-import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode } from '../store/source-writer.js';
-import type { Database } from '../store/database.js';
-import { hashFile } from './io/hash.js';
-import type { IngestItem, Location, ProblemItem } from './model.js';
+import { StoreError } from './errors.js';
+import { readSourceState } from './sources.js';
+import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode } from './source-writer.js';
+import type { Database } from './database.js';
+import { hashFile } from '../core/io/hash.js';
+import type { IngestItem, Location, ProblemItem } from '../core/model.js';
 import {
   redactMessageItem,
   redactProblemMessage,
   redactSessionItem,
   redactUnknownItem,
-} from './redact/redact-item.js';
-import { totalRedactions, type RedactionCounts } from './redact/redact.js';
-import { redactRunItem } from './runlog/redact-run.js';
-import type { ResumePoint, Source } from './source.js';
-import { warningsFor, type IngestWarning } from './warnings.js';
+} from '../core/redact/redact-item.js';
+import { totalRedactions, type RedactionCounts } from '../core/redact/redact.js';
+import { redactRunItem } from '../core/redact/redact-run.js';
+import type { ResumePoint, Source } from '../core/source.js';
+import type { IngestWarning, SourceReadSummary } from '../core/drift.js';
 
 export interface IngestProgress {
   sourceIndex: number;
@@ -30,7 +30,12 @@ export interface IngestOptions {
   /** Bytes of an appendable transcript per transaction (default 64 MB). */
   batchBytes?: number;
   /** Called after each committed source with the sessions it touched (derived tables hook here). */
-  onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<void>;
+  onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<readonly SessionFailure[] | void>;
+  /**
+   * Judges each source read whole for format drift (src/ingest/warnings.ts in the CLI): the store
+   * knows no agent, so the decision is handed in; what it returns goes to `summary.warnings`.
+   */
+  judgeSource?: (read: SourceReadSummary) => readonly IngestWarning[];
 }
 
 export interface IngestError {
@@ -38,6 +43,12 @@ export interface IngestError {
   line: number | null;
   path: string | null;
   message: string;
+}
+
+/** A session stored whole whose derived rows (its tree) could not be built: reported, never fatal. */
+export interface SessionFailure {
+  sessionId: string;
+  cause: string;
 }
 
 export interface IngestSummary {
@@ -60,7 +71,8 @@ export interface IngestSummary {
   unknown_records: number;
   unknown_fields: Record<string, number>;
   errors: IngestError[];
-  /** Sources read whole that yielded no messages, or mostly records of unknown shapes (warnings.ts). */
+  derive_failures: SessionFailure[];
+  /** Sources read whole that `judgeSource` found drifted (no messages, mostly unknown records). */
   warnings: IngestWarning[];
 }
 
@@ -83,6 +95,7 @@ export function emptySummary(): IngestSummary {
     unknown_records: 0,
     unknown_fields: {},
     errors: [],
+    derive_failures: [],
     warnings: [],
   };
 }
@@ -251,14 +264,16 @@ export async function ingestSources(
       writer = null;
       summary.sources += 1;
       // A resumed transcript read only its new lines: too little to judge the format by.
-      if (plan.mode === 'replace') {
-        summary.warnings.push(...warningsFor({
+      if (plan.mode === 'replace' && options.judgeSource) {
+        const unknownRecords = Object.values(read.unknown).reduce((a, b) => a + b, 0);
+        const whole: SourceReadSummary = {
           file: source.path, session: source.sessionId ?? null, format: source.format, version: read.version,
-          messages: read.messages, unknownRecords: Object.values(read.unknown).reduce((a, b) => a + b, 0), unknownByKind: read.unknown,
-        }));
+          messages: read.messages, unknownRecords, unknownByKind: read.unknown,
+        };
+        summary.warnings.push(...options.judgeSource(whole));
       }
       if (plan.mode === 'append') summary.resumed += 1;
-      if (options.onSessionsWritten && sessionIds.size > 0) await options.onSessionsWritten(db, [...sessionIds]);
+      if (options.onSessionsWritten && sessionIds.size > 0) summary.derive_failures.push(...((await options.onSessionsWritten(db, [...sessionIds])) ?? []));
     } catch (error) {
       await writer?.rollback();
       summary.failed_sources += 1;
