@@ -13,6 +13,7 @@ import {
 import { totalRedactions, type RedactionCounts } from './redact/redact.js';
 import { redactRunItem } from './runlog/redact-run.js';
 import type { ResumePoint, Source } from './source.js';
+import { emptySourceReport, warningsFor, type IngestWarning, type SourceReport } from './warnings.js';
 
 export interface IngestProgress {
   sourceIndex: number;
@@ -56,6 +57,8 @@ export interface IngestSummary {
   unknown_records: number;
   unknown_fields: Record<string, number>;
   errors: IngestError[];
+  /** Sources that read without error but look like format drift (src/ingest/warnings.ts), and twins read once. */
+  warnings: IngestWarning[];
 }
 
 export function emptySummary(): IngestSummary {
@@ -75,6 +78,7 @@ export function emptySummary(): IngestSummary {
     unknown_records: 0,
     unknown_fields: {},
     errors: [],
+    warnings: [],
   };
 }
 
@@ -140,6 +144,29 @@ function addWritten(summary: IngestSummary, written: SourceWriteCounts, counts: 
   summary.redactions += totalRedactions(counts);
 }
 
+/** Counts what a source yields, for its drift warnings. */
+function noteForReport(report: SourceReport, item: IngestItem): void {
+  switch (item.kind) {
+    case 'session':
+      report.version ??= item.agentVersion ?? null;
+      break;
+    case 'message':
+      report.records += 1;
+      report.messages += 1;
+      break;
+    case 'unknown':
+      report.records += 1;
+      if (item.expected !== true) report.unknownByKind[item.what] = (report.unknownByKind[item.what] ?? 0) + 1;
+      break;
+    case 'problem':
+      report.records += 1;
+      report.problems += 1;
+      break;
+    default:
+      break;
+  }
+}
+
 /** Streams every source through redaction into the store, one transaction per source. */
 export async function ingestSources(
   db: Database,
@@ -171,6 +198,7 @@ export async function ingestSources(
       }
       const counts: RedactionCounts = {};
       const sessionIds = new Set<string>();
+      const drift: SourceReport = emptySourceReport(source.path, source.format, plan.mode === 'replace');
       const mode: WriteMode = plan.mode === 'append' && plan.resume ? { append: { fromLine: plan.resume.line } } : 'replace';
       writer = await SourceWriter.begin(db, source.key, mode);
       let checkpoint: ResumePoint | null = plan.resume ?? null;
@@ -184,6 +212,7 @@ export async function ingestSources(
       };
       for await (const raw of source.read(plan.resume)) {
         const item: IngestItem = raw;
+        noteForReport(drift, item);
         switch (item.kind) {
           case 'session': {
             const session = options.redact ? redactSessionItem(item, counts) : item;
@@ -233,6 +262,7 @@ export async function ingestSources(
       await commit(true);
       writer = null;
       summary.sources += 1;
+      summary.warnings.push(...warningsFor(drift));
       if (plan.mode === 'append') summary.resumed += 1;
       if (options.onSessionsWritten && sessionIds.size > 0) await options.onSessionsWritten(db, [...sessionIds]);
     } catch (error) {

@@ -9,6 +9,7 @@ export async function ingestPaths(dbPath: string, paths: string[], options: { re
   const discovery = await discoverSources(paths, { adapters: ADAPTERS, format: 'auto', decompress: decompressZstdHead });
   const summary = emptySummary();
   for (const problem of discovery.problems) summary.errors.push({ file: problem.location.file, line: null, path: null, message: problem.message });
+  summary.warnings.push(...discovery.warnings);
   const db = await Database.open(dbPath);
   try {
     return await ingestSources(db, discovery.sources, { redact: options.redact ?? true }, summary);

@@ -49,6 +49,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
   for (const problem of discovery.problems) {
     summary.errors.push({ file: problem.location.file, line: null, path: null, message: problem.message });
   }
+  summary.warnings.push(...discovery.warnings);
   const db = await Database.open(options.db, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
   try {
     await ingestSources(db, discovery.sources, {
@@ -96,6 +97,14 @@ function printSummary(summary: IngestSummary, found: number, dbPath: string, ela
   if (summary.messages_updated + summary.tool_calls_updated > 0) {
     output.line(`Updated in place: ${summary.messages_updated} messages, ${summary.tool_calls_updated} tool calls (sessions that grew).`);
   }
+  if (summary.warnings.length > 0) {
+    output.line();
+    output.line(`Warnings (${summary.warnings.length}): read without error, but worth a look:`);
+    for (const warning of summary.warnings.slice(0, 20)) {
+      output.line(`  ${warning.file} (${warning.agent}${warning.version ? ` ${warning.version}` : ''}): ${warning.reason}`);
+    }
+    if (summary.warnings.length > 20) output.line(`  … and ${summary.warnings.length - 20} more (use --json for all)`);
+  }
   if (summary.errors.length > 0) {
     output.line();
     const rest = summary.sources + summary.skipped_unchanged > 0 ? '; everything else was ingested' : '';
@@ -122,7 +131,7 @@ export function registerIngestCommand(program: Command, ctx: CliContext): void {
     .option('--db <file>', DB_OPTION_HELP)
     .addOption(new Option('--format <format>', 'which agent wrote them').choices(FORMAT_CHOICES as string[]).default('auto'))
     .option('--no-redact', 'keep secrets (tokens, keys, passwords) instead of replacing them with [REDACTED:kind]')
-    .option('--json', 'print {sources, sessions, messages, tool_calls, redactions, skipped_unchanged, errors} only')
+    .option('--json', 'print {sources, sessions, messages, tool_calls, redactions, skipped_unchanged, errors, warnings} only')
     .addHelpText('after', examples([
       'retrace ingest sessions/',
       'retrace ingest ~/.local/share/opencode --db deploys.duckdb',
