@@ -44,6 +44,6 @@ describe('retrace show, a compaction', () => {
     expect((await runRetrace(['ingest', CLAUDE_PROJECT, '--db', db])).code).toBe(0);
     const run = await runRetrace(['show', '7c0ffee0-2222-4aaa-8bbb-000000000001', '--db', db]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^#\d+ ── Context compacted \(auto, 155,432 tokens before\) ──  2026-08-03 16:01:\d\d$/m);
+    expect(run.stdout).toMatch(/^#\d+ ── Context compacted \(auto, 155,432 tokens before\) ── {2}2026-08-03 16:01:\d\d$/m);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isJsonObject } from '../jsonl/parse-line.js';
 
 /**
  * Codex CLI rollout lines (codex-rs `protocol.rs` / `models.rs`; see docs/formats/codex.md).
@@ -27,7 +28,7 @@ const threadSpawnSchema = z.looseObject({
   agent_role: z.string().nullish(),
 });
 
-export const sessionMetaSchema = z.looseObject({
+const sessionMetaFields = z.looseObject({
   id: z.string().min(1),
   timestamp: z.string().optional(),
   cwd: z.string().optional(),
@@ -40,6 +41,12 @@ export const sessionMetaSchema = z.looseObject({
   forked_from_id: z.string().nullish(),
   git: z.unknown().optional(),
 });
+
+/** `session_meta.payload`; later builds may name the thread `session_id` (codex-rs reads both), taken as `id`. */
+export const sessionMetaSchema = z.preprocess(
+  (value) => (isJsonObject(value) && value['id'] === undefined && typeof value['session_id'] === 'string' ? { ...value, id: value['session_id'] } : value),
+  sessionMetaFields,
+);
 export type SessionMeta = z.infer<typeof sessionMetaSchema>;
 
 /** `session_meta.source` of a spawned child thread: `{subagent: {thread_spawn: {parent_thread_id…}}}`. */

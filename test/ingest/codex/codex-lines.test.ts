@@ -61,6 +61,22 @@ describe('Codex lines', () => {
   });
 });
 
+describe('Codex session_meta', () => {
+  it('takes the thread id from `session_id` when a build names it so (codex-rs reads both)', async () => {
+    const id = '019e0000-0000-7000-8000-0000000051d0';
+    const file = join(dir, `rollout-2026-10-01T08-00-00-${id}.jsonl`);
+    const lines = [
+      { timestamp: '2026-10-01T08:00:00.000Z', type: 'session_meta', payload: { session_id: id, cwd: '/srv', cli_version: '0.142.0', originator: 'codex_cli_rs' } },
+      { timestamp: '2026-10-01T08:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] } },
+    ];
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const dbPath = tempDbPath(dir);
+    const summary = await ingestPaths(dbPath, [file]);
+    expect(summary.errors).toEqual([]);
+    expect(await queryStore(dbPath, (db) => db.all(`SELECT id, directory, extra->>'cliVersion' AS version FROM sessions`))).toEqual([{ id, directory: '/srv', version: '0.142.0' }]);
+  });
+});
+
 describe('Codex locations', () => {
   it('reads $CODEX_HOME/sessions, by default ~/.codex/sessions', () => {
     expect(codexAdapter.defaultLocations({}, '/home/u')).toEqual(['/home/u/.codex/sessions']);
