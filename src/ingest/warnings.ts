@@ -69,7 +69,9 @@ export function warningsFor(report: SourceReport, limits: DriftLimits = DRIFT_LI
   const base = { file: report.file, agent: agentOfFormat(report.format), version: report.version };
   const warnings: IngestWarning[] = [];
   const unknown = Object.values(report.unknownByKind).reduce((sum, n) => sum + n, 0);
-  if (report.whole && report.messages === 0) {
+  // No message, yet something was there that retrace could not read: the file is not empty, and
+  // not made only of kinds known to hold no conversation (Claude Code's summary-only files).
+  if (report.whole && report.messages === 0 && (unknown > 0 || report.problems > 0)) {
     const what = [unknown > 0 ? topKinds(report.unknownByKind) : '', report.problems > 0 ? `${report.problems} bad line${report.problems === 1 ? '' : 's'}` : '']
       .filter((part) => part !== '')
       .join('; ');

@@ -16,8 +16,11 @@ describe('warningsFor: drift made loud', () => {
     ]);
   });
 
-  it('does not count a resumed read that added no message as drift', () => {
-    expect(warningsFor(report({ whole: false, records: 1 }))).toEqual([]);
+  it('does not count as drift a resumed read that added no message, an empty file, or one of known non-conversation kinds only', () => {
+    expect(warningsFor(report({ whole: false, records: 1, problems: 1 }))).toEqual([]);
+    expect(warningsFor(report({ records: 0 }))).toEqual([]);
+    // e.g. an old Claude Code file of `summary` lines only: kept raw as expected records.
+    expect(warningsFor(report({ records: 2 }))).toEqual([]);
   });
 
   it('warns once unknown records pass both the count and the share, listing the kinds most seen first', () => {
@@ -29,7 +32,7 @@ describe('warningsFor: drift made loud', () => {
   });
 
   it('takes the agent from the format', () => {
-    expect(warningsFor({ ...report({ records: 0 }), format: 'claude-jsonl' })[0]?.agent).toBe('claude');
-    expect(warningsFor({ ...report({ records: 0 }), format: 'opencode-sqlite' })[0]?.agent).toBe('opencode');
+    expect(warningsFor({ ...report({ records: 1, problems: 1 }), format: 'claude-jsonl' })[0]?.agent).toBe('claude');
+    expect(warningsFor({ ...report({ records: 1, problems: 1 }), format: 'opencode-sqlite' })[0]?.agent).toBe('opencode');
   });
 });
