@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { ADAPTERS } from '../../src/ingest/adapters.js';
 import { discoverSources } from '../../src/ingest/discover.js';
 import { decompressZstdHead } from '../../src/ingest/io/zstd.js';
-import { emptySummary, ingestSources } from '../../src/ingest/pipeline.js';
+import { emptySummary, ingestSources } from '../../src/store/ingest-pipeline.js';
 import { deriveSessions } from '../../src/query/derive.js';
 import { BULK_WRITE_MEMORY_LIMIT, Database } from '../../src/store/database.js';
 import { emitResult } from '../lib/child.js';

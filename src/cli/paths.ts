@@ -1,11 +1,7 @@
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { packageRoot } from '../core/package-root.js';
 
-/** The package root, found from this compiled file (dist/src/cli) or its source (src/cli). */
-export function packageRoot(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  return here.includes(`${'/dist/'}`) ? join(here, '..', '..', '..') : join(here, '..', '..');
-}
+export { packageRoot };
 
 export function bundledSessionsDir(): string {
   return join(packageRoot(), 'sessions');

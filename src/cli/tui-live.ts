@@ -1,4 +1,4 @@
-import type { RunController, RunEvent } from '../replay/run/events.js';
+import type { RunController, RunEvent } from '../core/run/events.js';
 import type { Database } from '../store/database.js';
 import { RunEventBuffer } from '../tui/run-event-buffer.js';
 import { loadTui } from './commands/tui.js';

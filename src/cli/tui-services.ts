@@ -1,4 +1,4 @@
-import type { RunController } from '../replay/run/events.js';
+import type { RunController } from '../core/run/events.js';
 import { listSessions } from '../query/session-queries.js';
 import { searchTextLines, textWindow } from '../query/text-lines.js';
 import { searchTimeline, timelineIndexOfMessage, timelinePage } from '../query/timeline.js';
@@ -6,6 +6,7 @@ import { attemptTimings } from '../query/timings.js';
 import { loadTree, treeJson } from '../query/tree/queries.js';
 import { whyCandidate } from '../query/why.js';
 import type { Database } from '../store/database.js';
+import { candidateCounts } from '../store/view-queries.js';
 import type { OutputPage, SessionRow, TreeView, TuiServices, WhyView } from '../tui/services.js';
 import { listRunRows, runStepRows } from './tui-run-services.js';
 
@@ -37,19 +38,10 @@ export function createTuiServices(db: Database, options: { liveRun?: RunControll
   };
 }
 
-async function tableExists(db: Database, table: string): Promise<boolean> {
-  return Number(await db.scalar(`SELECT count(*) FROM information_schema.tables WHERE table_name = ?`, [table])) > 0;
-}
-
 /** Sessions with their candidate counts (null where no decision tree has been derived). */
 async function sessionRows(db: Database): Promise<SessionRow[]> {
   const sessions = await listSessions(db);
-  const counts = new Map<string, number>();
-  if (await tableExists(db, 'candidates')) {
-    for (const row of await db.all(`SELECT session_id, count(*) AS n FROM candidates GROUP BY session_id`)) {
-      counts.set(String(row['session_id']), Number(row['n']));
-    }
-  }
+  const counts = await candidateCounts(db);
   return sessions.map((session) => ({
     id: session.id,
     agent: session.agent,

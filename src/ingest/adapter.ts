@@ -1,5 +1,5 @@
-import type { Agent, SourceFormat } from './model.js';
-import type { Source } from './source.js';
+import type { Agent, SourceFormat } from '../core/model.js';
+import type { Source } from '../core/source.js';
 
 /** The first bytes of a file, for telling formats apart by content rather than by name. */
 export interface FileHead {

@@ -2,9 +2,9 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Adapter } from './adapter.js';
 import { readFileHead, type Decompressor } from './io/file-head.js';
-import type { Agent, ProblemItem } from './model.js';
-import type { Source } from './source.js';
-import { agentOfFormat, type IngestWarning } from './warnings.js';
+import type { Agent, ProblemItem } from '../core/model.js';
+import type { Source } from '../core/source.js';
+import { agentOfFormat, type IngestWarning } from '../core/warnings.js';
 
 export type FormatChoice = 'auto' | Agent;
 

@@ -1,4 +1,4 @@
-import type { ToolCallRecord } from './model.js';
+import type { ToolCallRecord } from '../core/model.js';
 
 /**
  * Marks the calls of one message that ran at the same time: calls whose [start, end] intervals

@@ -1,9 +1,10 @@
-import type { DuckDBAppender } from '@duckdb/node-api';
-import { appendBigInt, appendBoolean, appendInteger, appendText, appendTimestamp } from '../store/appender-values.js';
 import { BULK_WRITE_MEMORY_LIMIT, Database } from '../store/database.js';
+import { recordDeriveFailure, replaceDerivedRows, staleDerivedSessions } from '../store/derived-writer.js';
 import type { Row } from '../store/values.js';
 import { SessionClassifier, type ActionRecord, type CallRecord, type CommandRecord } from './classify/index.js';
 import { buildTree } from './tree/build.js';
+import { derivedRows } from './derived-rows.js';
+import { rulesFingerprint } from './rules-fingerprint.js';
 import type { DecisionTree, DelegatedText, TreeMessage } from './tree/types.js';
 
 /**
@@ -13,11 +14,7 @@ import type { DecisionTree, DelegatedText, TreeMessage } from './tree/types.js';
  * the query commands for sessions derived by an older version of the rules.
  */
 
-/** Bump when parsing, rules or tree building change what they produce: stale sessions re-derive on read. */
-export const DERIVE_VERSION = 1;
-
 const DELEGATION_TOOL = /^(?:task|agent|dispatch_agent|spawn_agent|wait_agent|wait|delegate|subagent)$/i;
-const DERIVED_TABLES = ['commands', 'actions', 'candidates', 'pivots', 'trees'] as const;
 
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 const str = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
@@ -103,7 +100,7 @@ function finishDerive(sessionId: string, isSubagent: boolean, messages: readonly
 }
 
 /** Reads a session page by page and derives it. */
-async function deriveStored(db: Database, sessionId: string): Promise<DerivedRows> {
+export async function deriveStored(db: Database, sessionId: string): Promise<DerivedRows> {
   const { parentId, messages } = await readMessages(db, sessionId);
   const classifier = new SessionClassifier();
   const delegated: DelegatedText[] = [];
@@ -117,132 +114,44 @@ async function deriveStored(db: Database, sessionId: string): Promise<DerivedRow
   return finishDerive(sessionId, parentId !== null, messages, classifier, delegated);
 }
 
-function writeCommand(a: DuckDBAppender, sessionId: string, c: CommandRecord): void {
-  appendText(a, sessionId);
-  appendText(a, c.callId);
-  appendInteger(a, c.messageOrdinal);
-  appendInteger(a, c.seq);
-  appendInteger(a, c.parentSeq);
-  appendInteger(a, c.depth);
-  appendText(a, c.via);
-  appendText(a, c.program);
-  appendText(a, JSON.stringify(c.argv));
-  appendText(a, c.text);
-  appendText(a, Object.keys(c.env).length > 0 ? JSON.stringify(c.env) : null);
-  appendBoolean(a, c.sudo);
-  appendText(a, c.host);
-  appendText(a, c.user);
-  appendInteger(a, c.port);
-  appendText(a, c.container);
-  appendText(a, c.image);
-  appendText(a, c.connector);
-  appendInteger(a, c.pipelinePosition);
-  appendBoolean(a, c.background);
-  appendText(a, c.carrier);
-  appendText(a, c.pythonBody);
-  a.endRow();
+export interface DeriveFailureReport {
+  sessionId: string;
+  cause: string;
 }
 
-function writeAction(a: DuckDBAppender, sessionId: string, x: ActionRecord, candidate: string | null): void {
-  appendText(a, sessionId);
-  appendText(a, x.callId);
-  appendInteger(a, x.messageOrdinal);
-  appendInteger(a, x.seq);
-  appendInteger(a, x.commandSeq);
-  appendText(a, x.tool);
-  appendText(a, x.kind);
-  appendText(a, x.rule);
-  appendText(a, x.subject);
-  appendText(a, x.subjectKind);
-  appendText(a, x.image);
-  appendText(a, x.model);
-  appendText(a, x.service);
-  appendText(a, x.container);
-  appendText(a, x.framework);
-  appendText(a, x.config);
-  appendText(a, x.packages.length > 0 ? JSON.stringify(x.packages) : null);
-  appendText(a, x.host);
-  appendText(a, x.user);
-  appendInteger(a, x.port);
-  appendText(a, x.targetHost);
-  appendTimestamp(a, x.startedAt);
-  appendBigInt(a, x.durationMs);
-  appendInteger(a, x.exitCode);
-  appendBoolean(a, x.timedOut);
-  appendBoolean(a, x.background);
-  appendText(a, x.outcome);
-  appendText(a, x.hits.length > 0 ? JSON.stringify(x.hits) : null);
-  appendText(a, x.facts.length > 0 ? JSON.stringify(x.facts.map(({ component, label, version }) => ({ component, label, version }))) : null);
-  appendText(a, x.evidence.length > 0 ? x.evidence.join('\n') : null);
-  appendText(a, x.reading);
-  appendText(a, x.command);
-  appendBigInt(a, x.bytes);
-  appendText(a, x.continues);
-  appendBoolean(a, x.superseded);
-  appendText(a, candidate);
-  a.endRow();
+export interface DeriveOptions {
+  /** Sessions done so far of the total, for a progress line on long work. */
+  onProgress?: (done: number, total: number) => void;
+  /** How one stored session is derived (default: read it page by page and run the pure core). */
+  derive?: (db: Database, sessionId: string) => Promise<DerivedRows>;
 }
 
-async function writeSession(db: Database, sessionId: string, rows: DerivedRows): Promise<void> {
-  for (const table of DERIVED_TABLES) await db.run(`DELETE FROM ${table} WHERE session_id = ?`, [sessionId]);
-  const commands = await db.connection.createAppender('commands');
-  const actions = await db.connection.createAppender('actions');
-  try {
-    for (const command of rows.commands) writeCommand(commands, sessionId, command);
-    for (const action of rows.actions) writeAction(actions, sessionId, action, rows.candidateOf.get(action.callId) ?? null);
-  } finally {
-    commands.closeSync();
-    actions.closeSync();
-  }
-  const { tree } = rows;
-  for (const [seq, c] of tree.candidates.entries()) {
-    await db.run(`INSERT INTO candidates VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      sessionId, seq, c.name, c.kind, c.framework, c.parent, c.verdict, c.reason, c.first_ordinal, c.last_ordinal,
-      JSON.stringify(c.evidence), JSON.stringify(c.mentions), c.followup?.message_ordinal ?? null, c.followup?.text ?? null,
-    ]);
-  }
-  for (const [seq, p] of tree.pivots.entries()) {
-    await db.run(`INSERT INTO pivots VALUES (?, ?, ?, ?, ?, ?, ?)`, [sessionId, seq, p.from, p.to, p.message_ordinal, p.reason, p.scope]);
-  }
-  await db.run(`INSERT INTO trees VALUES (?, ?, ?, ?, ?, ?, now()::TIMESTAMP)`, [
-    sessionId, tree.goal, tree.goal_ordinal, tree.candidates.length, tree.pivots.length, DERIVE_VERSION,
-  ]);
-}
-
-/** Derives and stores the given sessions, each in its own transaction. */
-export async function deriveSessions(db: Database, sessionIds: readonly string[]): Promise<void> {
-  for (const sessionId of sessionIds) {
-    const rows = await deriveStored(db, sessionId);
-    await db.run('BEGIN TRANSACTION');
+/**
+ * Derives and stores the given sessions, each in its own transaction. A session that cannot be
+ * derived (a rule that throws, a number its column cannot hold) is recorded with its cause and
+ * skipped: every other session still derives, and the failed one is retried when the rules change.
+ */
+export async function deriveSessions(db: Database, sessionIds: readonly string[], options: DeriveOptions = {}): Promise<DeriveFailureReport[]> {
+  const fingerprint = rulesFingerprint();
+  const failures: DeriveFailureReport[] = [];
+  for (const [index, sessionId] of sessionIds.entries()) {
+    options.onProgress?.(index, sessionIds.length);
     try {
-      await writeSession(db, sessionId, rows);
-      await db.run('COMMIT');
+      const derived = await (options.derive ?? deriveStored)(db, sessionId);
+      await replaceDerivedRows(db, sessionId, derivedRows(derived.commands, derived.actions, derived.tree, derived.candidateOf, fingerprint, Date.now()));
     } catch (error) {
-      await db.run('ROLLBACK').catch(() => undefined);
-      throw new Error(`deriving session ${sessionId} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      const cause = error instanceof Error ? error.message : String(error);
+      await recordDeriveFailure(db, sessionId, fingerprint, cause);
+      failures.push({ sessionId, cause });
     }
   }
+  options.onProgress?.(sessionIds.length, sessionIds.length);
+  return failures;
 }
 
-async function hasDerivedTables(db: Database): Promise<boolean> {
-  const found = await db.scalar(`SELECT count(*) FROM information_schema.tables WHERE table_name = 'trees' AND table_schema = 'main'`);
-  return Number(found) > 0;
-}
-
-/** Sessions (all, or the ones given) whose derived rows are missing or from older rules. */
+/** Sessions (all, or the ones given) whose derived rows are missing or from another rule set. */
 export async function staleSessions(db: Database, sessionIds?: readonly string[]): Promise<string[]> {
-  if (sessionIds && sessionIds.length === 0) return [];
-  const filter = sessionIds ? `WHERE s.id IN (${sessionIds.map(() => '?').join(', ')})` : '';
-  const params = sessionIds ? [...sessionIds] : [];
-  if (!(await hasDerivedTables(db))) {
-    return (await db.all(`SELECT s.id FROM sessions s ${filter}`, params)).map((row) => String(row['id']));
-  }
-  const rows = await db.all(
-    `SELECT s.id FROM sessions s ${filter} ${filter ? 'AND' : 'WHERE'}
-       NOT EXISTS (SELECT 1 FROM trees t WHERE t.session_id = s.id AND t.rules_version = ${DERIVE_VERSION})`,
-    params,
-  );
-  return rows.map((row) => String(row['id']));
+  return staleDerivedSessions(db, rulesFingerprint(), sessionIds);
 }
 
 /**
@@ -253,6 +162,7 @@ export async function withDerivedStore<T>(
   path: string,
   select: (db: Database) => Promise<readonly string[] | null>,
   work: (db: Database) => Promise<T>,
+  options: DeriveOptions & { onFailures?: (failures: readonly DeriveFailureReport[]) => void } = {},
 ): Promise<T> {
   const reader = await Database.open(path, { readOnly: true });
   let stale: string[];
@@ -264,7 +174,8 @@ export async function withDerivedStore<T>(
   }
   const writer = await Database.open(path, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
   try {
-    await deriveSessions(writer, stale);
+    const failures = await deriveSessions(writer, stale, options);
+    if (failures.length > 0) options.onFailures?.(failures);
   } finally {
     writer.close();
   }

@@ -1,40 +1,13 @@
 import type { Database } from '../store/database.js';
 import type { Row } from '../store/values.js';
+import type { TimelineEntry } from '../core/views/timeline-entry.js';
 
 /**
  * A session as one ordered list of rows: each message, then its tool calls. Rows are numbered
  * in SQL and read a page at a time, so a 10,000-message session never crosses into JavaScript
  * whole. The row shapes match the TUI's `TimelineRow` (src/tui/services.ts).
  */
-export type TimelineEntry =
-  | {
-      kind: 'message';
-      index: number;
-      ordinal: number;
-      role: string;
-      created_at: string | null;
-      preview: string;
-      reasoning_preview: string;
-      calls: number;
-      error: string | null;
-    }
-  | {
-      kind: 'call';
-      index: number;
-      ordinal: number;
-      call_id: string;
-      tool: string;
-      summary: string;
-      started_at: string | null;
-      duration_ms: number | null;
-      exit_code: number | null;
-      timed_out: boolean;
-      failed: boolean;
-      truncated: boolean;
-      parallel_group: string | null;
-      parallel_position: 'first' | 'middle' | 'last' | null;
-      output_lines: number;
-    };
+export type { TimelineEntry };
 
 const PREVIEW_CHARS = 300;
 

@@ -1,5 +1,5 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
-import type { MessageRecord, ProblemItem, SessionRecord, ToolCallRecord, UnknownItem } from '../ingest/model.js';
+import type { MessageRecord, ProblemItem, SessionRecord, ToolCallRecord, UnknownItem } from '../core/model.js';
 import { appendBigInt, appendBoolean, appendDouble, appendInteger, appendText, appendTimestamp } from './appender-values.js';
 
 /**

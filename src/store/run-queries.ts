@@ -1,20 +1,11 @@
 import type { Database } from './database.js';
 import type { Row } from './values.js';
+import type { RunSummary } from '../core/run/summary.js';
+
+export type { RunSummary };
 
 /** Reading runs back: the `retrace runs` list, one run's steps, what a resume needs. */
 
-export interface RunSummary {
-  id: string;
-  session_id: string | null;
-  plan: string | null;
-  mode: 'dry' | 'live';
-  /** running | ok | failed | aborted | interrupted; `abandoned` when its process died mid-run. */
-  status: string;
-  started_at: string | null;
-  ended_at: string | null;
-  steps: number;
-  diverged: number;
-}
 
 export interface RunStepRow {
   step_id: string;

@@ -1,5 +1,5 @@
-import type { RunItem } from '../ingest/model.js';
-import type { RunHeader, RunRecorder, RunStatus, StepFinish, StepStart } from '../replay/run/recorder.js';
+import type { RunItem } from '../core/model.js';
+import type { RunHeader, RunRecorder, RunStatus, StepFinish, StepStart } from '../core/run/record.js';
 import type { Database } from './database.js';
 
 /**

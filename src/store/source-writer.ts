@@ -1,5 +1,5 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
-import type { MessageRecord, ProblemItem, RunItem, SessionRecord, ToolCallRecord, UnknownItem } from '../ingest/model.js';
+import type { MessageRecord, ProblemItem, RunItem, SessionRecord, ToolCallRecord, UnknownItem } from '../core/model.js';
 import { appendText } from './appender-values.js';
 import type { Database } from './database.js';
 import { describeWriteFailure } from './errors.js';

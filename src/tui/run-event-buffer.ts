@@ -1,4 +1,4 @@
-import type { RunController, RunEvent } from '../replay/run/events.js';
+import type { RunController, RunEvent } from '../core/run/events.js';
 
 /** Output kept per step for a watcher that arrives late: a tail, so a chatty step cannot fill memory. */
 const OUTPUT_BUDGET_CHARS = 256 * 1024;

@@ -1,6 +1,6 @@
-import type { TimelineEntry } from '../query/timeline.js';
-import type { RunController } from '../replay/run/events.js';
-import type { RunSummary } from '../store/run-queries.js';
+import type { TimelineEntry } from '../core/views/timeline-entry.js';
+import type { RunController } from '../core/run/events.js';
+import type { RunSummary } from '../core/run/summary.js';
 
 /**
  * Everything the TUI may ask for. The TUI never touches DuckDB or ssh2: the CLI builds these

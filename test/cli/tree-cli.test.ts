@@ -52,7 +52,7 @@ describe('retrace tree', () => {
     const store = await Database.open(db);
     try {
       await store.run('DELETE FROM candidates');
-      await store.run('UPDATE trees SET rules_version = 0');
+      await store.run("UPDATE trees SET rules_fingerprint = 'older-rules'");
     } finally {
       store.close();
     }

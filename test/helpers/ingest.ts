@@ -1,6 +1,6 @@
 import { ADAPTERS } from '../../src/ingest/adapters.js';
 import { discoverSources } from '../../src/ingest/discover.js';
-import { emptySummary, ingestSources, type IngestSummary } from '../../src/ingest/pipeline.js';
+import { emptySummary, ingestSources, type IngestSummary } from '../../src/store/ingest-pipeline.js';
 import { decompressZstdHead } from '../../src/ingest/io/zstd.js';
 import { Database } from '../../src/store/database.js';
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADAPTERS } from '../../src/ingest/adapters.js';
 import { discoverSources } from '../../src/ingest/discover.js';
-import { ingestSources } from '../../src/ingest/pipeline.js';
+import { ingestSources } from '../../src/store/ingest-pipeline.js';
 import { Database } from '../../src/store/database.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { queryStore } from '../helpers/ingest.js';

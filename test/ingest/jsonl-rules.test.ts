@@ -6,7 +6,7 @@ import { readZstdLines } from '../../src/ingest/io/zstd-lines.js';
 import { HeldMessages } from '../../src/ingest/jsonl/held-messages.js';
 import { parseJsonLine } from '../../src/ingest/jsonl/parse-line.js';
 import { issuedCall } from '../../src/ingest/jsonl/values.js';
-import { emptyMessage, type IngestItem } from '../../src/ingest/model.js';
+import { emptyMessage, type IngestItem } from '../../src/core/model.js';
 import { CODEX_E_ZST } from './agent-fixtures.js';
 
 const line = (text: string, extra: Partial<Line> = {}): Line => ({ text, number: 7, start: 0, end: text.length + 1, complete: true, validUtf8: true, ...extra });

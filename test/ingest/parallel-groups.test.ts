@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolCallRecord } from '../../src/ingest/model.js';
+import type { ToolCallRecord } from '../../src/core/model.js';
 import { assignParallelGroups } from '../../src/ingest/parallel-groups.js';
 
 function call(callId: string, startedAt: number | null, endedAt: number | null): ToolCallRecord {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactText, redactValue, type RedactionCounts } from '../../src/ingest/redact/redact.js';
+import { redactText, redactValue, type RedactionCounts } from '../../src/core/redact/redact.js';
 
 function redact(text: string): { text: string; counts: RedactionCounts } {
   const counts: RedactionCounts = {};

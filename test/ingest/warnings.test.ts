@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptySourceReport, warningsFor, type SourceReport } from '../../src/ingest/warnings.js';
+import { emptySourceReport, warningsFor, type SourceReport } from '../../src/core/warnings.js';
 
 function report(fields: Partial<SourceReport>): SourceReport {
   return { ...emptySourceReport('/x/rollout.jsonl', 'codex-jsonl', true), version: '0.150.0', ...fields };

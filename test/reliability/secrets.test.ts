@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { redactText } from '../../src/ingest/redact/redact.js';
+import { redactText } from '../../src/core/redact/redact.js';
 import { runRetrace, runRetraceJson, REPO_ROOT } from '../helpers/cli.js';
 import { toExport, type GeneratedMessage } from '../helpers/opencode-arbitraries.js';
 import { plantedSecrets, SESSIONS_DIR } from '../helpers/sample.js';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { isDestructive } from '../../src/replay/plan/destructive.js';
 import type { Extraction } from '../../src/replay/plan/extract.js';
 import { planFromStore } from '../../src/replay/plan/load.js';
-import type { Plan } from '../../src/replay/plan/schema.js';
+import type { Plan } from '../../src/core/plan/schema.js';
 import { secretsToReferences } from '../../src/replay/plan/secrets.js';
 import { parsePlanYaml, PlanError, planToYaml } from '../../src/replay/plan/yaml.js';
 import { Database } from '../../src/store/database.js';

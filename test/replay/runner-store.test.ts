@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ReplayController } from '../../src/replay/run/controller.js';
-import type { RunEvent } from '../../src/replay/run/events.js';
+import type { RunEvent } from '../../src/core/run/events.js';
 import type { HostExecutor } from '../../src/replay/run/host-executor.js';
 import { resumeStateOf } from '../../src/replay/run/resume.js';
 import { runPlan, type RunnerInput } from '../../src/replay/run/runner.js';

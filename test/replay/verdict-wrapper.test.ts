@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { RunEventPrinter } from '../../src/cli/format/run-events.js';
 import { MarkerReader, PGID_MARKER, scrubSecrets, secretsReferenced, secretsStdin, wrapRemoteCommand } from '../../src/replay/run/remote-command.js';
-import { judge, runStatusOf } from '../../src/replay/run/verdict.js';
+import { judge, runStatusOf } from '../../src/core/run/verdict.js';
 
 const step = { timeout_s: 60, poll: null, expect: { exit: 0, output: '^200$' } };
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
 import { LATEST_SCHEMA_VERSION, migrate, type Migration } from '../../src/store/migrations.js';
 import { SourceWriter } from '../../src/store/source-writer.js';
-import { emptyMessage, type MessageRecord, type SessionRecord } from '../../src/ingest/model.js';
+import { emptyMessage, type MessageRecord, type SessionRecord } from '../../src/core/model.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 

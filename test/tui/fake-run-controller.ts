@@ -1,4 +1,4 @@
-import type { RunController, RunEvent, StepTarget } from '../../src/replay/run/events.js';
+import type { RunController, RunEvent, StepTarget } from '../../src/core/run/events.js';
 
 /**
  * A RunController a test drives by hand: it emits the events the test gives it and records the

@@ -1,4 +1,4 @@
-import type { RunController } from '../../src/replay/run/events.js';
+import type { RunController } from '../../src/core/run/events.js';
 import type { OutputPage, TimelineRow, TuiServices } from '../../src/tui/services.js';
 import { OUTPUTS, RUN_STEPS, RUNS, SESSIONS, TIMELINE, TIMINGS, TREE, WHY_SCITRERA } from './fake-session.js';
 

@@ -1,4 +1,4 @@
-import { emptyMessage, type ToolCallRecord } from '../../src/ingest/model.js';
+import { emptyMessage, type ToolCallRecord } from '../../src/core/model.js';
 import { Database } from '../../src/store/database.js';
 import { SourceWriter } from '../../src/store/source-writer.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/replay/run/events.js';
+import type { RunEvent } from '../../src/core/run/events.js';
 import { RunEventBuffer } from '../../src/tui/run-event-buffer.js';
 import { FakeRunController, runStarted, target } from './fake-run-controller.js';
 

@@ -4,7 +4,7 @@ import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
 import { resolveDbPath } from '../db-path.js';
 import { JobFailedError, UsageError } from '../errors.js';
 import type { Output } from '../output.js';
-import { withDerivedStore } from '../../query/derive.js';
+import { withDerivedSessions } from '../derived-store.js';
 import { exportSessionParquet } from '../../query/export-parquet.js';
 import { resolveSession, type SessionSummary } from '../../query/session-queries.js';
 import { attemptTimings } from '../../query/timings.js';
@@ -77,7 +77,7 @@ export async function exportCommand(reference: string, options: { db: string; to
   const writer = writers.find((w) => w.format === options.to);
   if (!writer) throw new UsageError(`unknown export format "${options.to}" (one of: ${writers.map((w) => w.format).join(', ')})`);
   let session: SessionSummary | null = null;
-  return withDerivedStore(
+  return withDerivedSessions(output, 
     options.db,
     async (db) => {
       session = await resolveSession(db, reference);

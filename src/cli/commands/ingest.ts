@@ -4,7 +4,7 @@ import { resolveDbPath } from '../db-path.js';
 import { homedir } from 'node:os';
 import { ADAPTERS } from '../../ingest/adapters.js';
 import { defaultPaths, discoverSources, type FormatChoice } from '../../ingest/discover.js';
-import { emptySummary, ingestSources, type IngestSummary } from '../../ingest/pipeline.js';
+import { emptySummary, ingestSources, type IngestSummary } from '../../store/ingest-pipeline.js';
 import { BULK_WRITE_MEMORY_LIMIT, Database } from '../../store/database.js';
 import { EXIT, UsageError } from '../errors.js';
 import { renderProgress } from '../format/progress.js';
@@ -114,6 +114,11 @@ function printSummary(summary: IngestSummary, found: number, dbPath: string, ela
       output.line(`  ${where}${error.path ? ` ${error.path}` : ''}: ${error.message}`);
     }
     if (summary.errors.length > 20) output.line(`  … and ${summary.errors.length - 20} more (use --json for all)`);
+  }
+  if (summary.derive_failures.length > 0) {
+    output.line();
+    output.line(`Stored, but no decision tree (${summary.derive_failures.length}; retried when the rules change):`);
+    for (const failure of summary.derive_failures.slice(0, 20)) output.line(`  ${failure.sessionId}: ${failure.cause}`);
   }
 }
 

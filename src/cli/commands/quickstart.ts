@@ -3,7 +3,7 @@ import type { CliContext } from '../context.js';
 import { join, relative } from 'node:path';
 import { ADAPTERS } from '../../ingest/adapters.js';
 import { discoverSources } from '../../ingest/discover.js';
-import { ingestSources } from '../../ingest/pipeline.js';
+import { ingestSources } from '../../store/ingest-pipeline.js';
 import { sessionHighlights } from '../../query/highlights.js';
 import { deriveSessions, staleSessions } from '../../query/derive.js';
 import { loadTree } from '../../query/tree/queries.js';

@@ -11,7 +11,7 @@ import { renderDryRun, secretNamesOf, StepRangeError } from '../../replay/plan/r
 import { TemplateError } from '../../replay/plan/template.js';
 import { PlanError } from '../../replay/plan/yaml.js';
 import type { ReplayController } from '../../replay/run/controller.js';
-import type { RunEvent } from '../../replay/run/events.js';
+import type { RunEvent } from '../../core/run/events.js';
 import { recordDryRun } from '../../replay/run/dry-run.js';
 import { ReplaySetupError, startLiveReplay, type SshSettings } from '../../replay/run/live-replay.js';
 import { prepareReplay, ReplayInputError, type PreparedReplay } from '../../replay/run/prepare.js';

@@ -4,7 +4,7 @@ import { resolveDbPath } from '../db-path.js';
 import { renderTable } from '../format/table.js';
 import { formatBytes, formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
-import { withDerivedStore } from '../../query/derive.js';
+import { withDerivedSessions } from '../derived-store.js';
 import { resolveSession } from '../../query/session-queries.js';
 import { attemptTimings, TIMING_KINDS, type TimingKindChoice, type TimingRow } from '../../query/timings.js';
 
@@ -40,7 +40,7 @@ function renderTimings(rows: readonly TimingRow[], output: Output): void {
 
 export async function timingsCommand(options: { db: string; kind: TimingKindChoice; session?: string; json: boolean; limit?: number }, output: Output): Promise<number> {
   let sessionId: string | undefined;
-  return withDerivedStore(
+  return withDerivedSessions(output, 
     options.db,
     async (db) => {
       if (!options.session) return null;

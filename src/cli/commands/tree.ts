@@ -3,7 +3,8 @@ import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
 import { resolveDbPath } from '../db-path.js';
 import { JobFailedError } from '../errors.js';
 import type { Output } from '../output.js';
-import { withDerivedStore } from '../../query/derive.js';
+import { deriveFailureOf } from '../../store/derived-writer.js';
+import { withDerivedSessions } from '../derived-store.js';
 import { resolveSession } from '../../query/session-queries.js';
 import { loadTree, treeJson } from '../../query/tree/queries.js';
 import { renderTreeMermaid } from '../../query/tree/render-mermaid.js';
@@ -15,7 +16,7 @@ export type TreeFormat = (typeof TREE_FORMATS)[number];
 export async function treeCommand(reference: string, options: { db: string; format: TreeFormat }, output: Output): Promise<number> {
   let sessionId = '';
   let title: string | null = null;
-  return withDerivedStore(
+  return withDerivedSessions(output, 
     options.db,
     async (db) => {
       const session = await resolveSession(db, reference);
@@ -25,7 +26,12 @@ export async function treeCommand(reference: string, options: { db: string; form
     },
     async (db) => {
       const tree = await loadTree(db, sessionId);
-      if (!tree) throw new JobFailedError(`no decision tree for ${sessionId}: deriving it did not store one`);
+      if (!tree) {
+        const cause = await deriveFailureOf(db, sessionId);
+        throw new JobFailedError(cause
+          ? `no decision tree for ${sessionId}: deriving it failed (${cause}); it is retried when the rules change`
+          : `no decision tree for ${sessionId}: deriving it did not store one`);
+      }
       if (options.format === 'json') output.json(treeJson(tree));
       else if (options.format === 'mermaid') output.line(renderTreeMermaid(tree));
       else output.line(renderTreeText(tree, { title, width: Math.max(60, output.columns) }));

@@ -1,3 +1,4 @@
+import type { Output } from '../output.js';
 import type { Command } from 'commander';
 import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
 import { resolveDbPath } from '../db-path.js';
@@ -5,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { listSessions, resolveSession } from '../../query/session-queries.js';
 import { loadRun, RunLookupError } from '../../store/run-queries.js';
 import type { Database } from '../../store/database.js';
-import { withDerivedStore } from '../../query/derive.js';
+import { withDerivedSessions } from '../derived-store.js';
 import type { Route } from '../../tui/routes.js';
 import { createTuiServices } from '../tui-services.js';
 
@@ -63,12 +64,12 @@ export async function openTui(db: Database, start: readonly Route[], tui: Promis
   await runTui(createTuiServices(db), start);
 }
 
-export async function tuiCommand(reference: string | undefined, options: TuiOptions): Promise<number> {
+export async function tuiCommand(reference: string | undefined, options: TuiOptions, output: Output): Promise<number> {
   if (reference && options.run) throw new UsageError('name a SESSION or --run ID, not both');
   if (!canRunTui()) throw new UsageError('retrace tui needs a terminal (stdin and stdout); in scripts use `retrace show`, `retrace sql` or --json');
   const tui = loadTui();
   // Sessions ingested before the decision tree existed (or by older rules) are derived first.
-  return withDerivedStore(options.db, async () => null, async (db) => {
+  return withDerivedSessions(output, options.db, async () => null, async (db) => {
     await openTui(db, await startRoutes(db, reference, options.run), tui);
     return 0;
   });
@@ -87,6 +88,6 @@ export function registerTuiCommand(program: Command, ctx: CliContext): void {
     .option('--db <file>', DB_OPTION_HELP)
     .addHelpText('after', examples(['retrace tui', 'retrace tui qwen', 'retrace tui --run run_2026', 'NO_COLOR=1 retrace tui --db sample.duckdb']))
     .action(async (session: string | undefined, opts: { db?: string; run?: string }) => {
-      ctx.setExitCode(await tuiCommand(session, { db: resolveDbPath(opts.db), run: opts.run }));
+      ctx.setExitCode(await tuiCommand(session, { db: resolveDbPath(opts.db), run: opts.run }, ctx.output));
     });
 }

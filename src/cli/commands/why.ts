@@ -4,7 +4,7 @@ import { resolveDbPath } from '../db-path.js';
 import { UsageError } from '../errors.js';
 import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
-import { withDerivedStore } from '../../query/derive.js';
+import { withDerivedSessions } from '../derived-store.js';
 import { resolveSession } from '../../query/session-queries.js';
 import { VERDICT_MARK } from '../../query/tree/render-text.js';
 import { MAX_MATCHES, whyCandidate, type WhyAnswer } from '../../query/why.js';
@@ -40,7 +40,7 @@ export function renderWhy(answer: WhyAnswer, width: number): string[] {
 
 export async function whyCommand(query: string, options: { db: string; session?: string; json: boolean }, output: Output): Promise<number> {
   let sessionId: string | undefined;
-  return withDerivedStore(
+  return withDerivedSessions(output, 
     options.db,
     async (db) => {
       if (!options.session) return null;

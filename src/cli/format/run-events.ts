@@ -1,4 +1,4 @@
-import type { RunEvent, StepResult } from '../../replay/run/events.js';
+import type { RunEvent, StepResult } from '../../core/run/events.js';
 import { formatDuration } from './units.js';
 
 /**

@@ -1,4 +1,4 @@
-import { emptyMessage, type IngestItem, type Location, type MessageRecord } from '../model.js';
+import { emptyMessage, type IngestItem, type Location, type MessageRecord } from '../../core/model.js';
 import type { HeldMessage, HeldMessages } from '../jsonl/held-messages.js';
 import { isJsonObject } from '../jsonl/parse-line.js';
 import { extraJson, issuedCall, joinText, numberOrNull } from '../jsonl/values.js';

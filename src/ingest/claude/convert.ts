@@ -4,7 +4,7 @@ import { HeldMessages, type HeldMessage } from '../jsonl/held-messages.js';
 import type { LineConverter } from '../jsonl/jsonl-source.js';
 import { isJsonObject, type JsonObject } from '../jsonl/parse-line.js';
 import { extraJson, timeOf } from '../jsonl/values.js';
-import { emptyMessage, type IngestItem, type Location } from '../model.js';
+import { emptyMessage, type IngestItem, type Location } from '../../core/model.js';
 import { describeIssues } from '../validation.js';
 import { addBlocks, applyUsage, assistantExtra, newAssistantMessage, SYNTHETIC_MODEL } from './assistant.js';
 import { CLAUDE_LINE_TYPES, COMPACTION_SUBTYPES } from './detect.js';

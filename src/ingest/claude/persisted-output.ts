@@ -2,7 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isJsonObject } from '../jsonl/parse-line.js';
 import { extraOf, withExtra } from '../jsonl/values.js';
-import type { IngestItem, ToolCallRecord } from '../model.js';
+import type { IngestItem, ToolCallRecord } from '../../core/model.js';
 
 /**
  * A tool result too large for the transcript (Claude Code 2.0.60 on): the line holds a preview

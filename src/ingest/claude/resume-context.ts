@@ -1,6 +1,6 @@
 import { linesBefore, objectOf, scanFromStart } from '../jsonl/lines-before.js';
 import { isJsonObject, type JsonObject } from '../jsonl/parse-line.js';
-import type { ResumePoint } from '../source.js';
+import type { ResumePoint } from '../../core/source.js';
 import { SYNTHETIC_MODEL } from './assistant.js';
 
 const USER_TYPE = Buffer.from('"type":"user"');

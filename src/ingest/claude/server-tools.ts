@@ -1,6 +1,6 @@
 import { isJsonObject } from '../jsonl/parse-line.js';
 import { elapsed, extraJson, extraOf } from '../jsonl/values.js';
-import type { ToolCallRecord } from '../model.js';
+import type { ToolCallRecord } from '../../core/model.js';
 import type { ContentBlock } from './schema.js';
 import { resultText } from './tool-result.js';
 

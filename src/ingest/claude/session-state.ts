@@ -1,6 +1,6 @@
 import { titleFromRequest } from '../jsonl/prompt-title.js';
 import { extraJson } from '../jsonl/values.js';
-import type { IngestItem } from '../model.js';
+import type { IngestItem } from '../../core/model.js';
 import type { ClaudeFileContext } from './convert.js';
 import { KNOWN_RECORD_FIELDS, recordSchema, type ClaudeRecord } from './schema.js';
 

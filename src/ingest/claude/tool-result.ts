@@ -1,4 +1,4 @@
-import type { ToolCallRecord } from '../model.js';
+import type { ToolCallRecord } from '../../core/model.js';
 import { isJsonObject } from '../jsonl/parse-line.js';
 import { elapsed, extraJson, extraOf, smallFields } from '../jsonl/values.js';
 import { persistedOutputOf, wholeOutputInLine } from './persisted-output.js';

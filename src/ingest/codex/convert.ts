@@ -3,7 +3,7 @@ import { HeldMessages, type HeldMessage } from '../jsonl/held-messages.js';
 import type { LineConverter } from '../jsonl/jsonl-source.js';
 import { isJsonObject, type JsonObject } from '../jsonl/parse-line.js';
 import { extraJson, joinText, numberOrNull, timeOf, withExtra } from '../jsonl/values.js';
-import { emptyMessage, type IngestItem, type Location } from '../model.js';
+import { emptyMessage, type IngestItem, type Location } from '../../core/model.js';
 import { describeIssues } from '../validation.js';
 import { ResponseItems } from './items.js';
 import type { CodexResumeContext } from './resume-context.js';

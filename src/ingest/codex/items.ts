@@ -2,7 +2,7 @@ import type { ZodError } from 'zod';
 import type { HeldMessage, HeldMessages } from '../jsonl/held-messages.js';
 import { isJsonObject, type JsonObject } from '../jsonl/parse-line.js';
 import { extraJson, extraOf, joinText, withExtra } from '../jsonl/values.js';
-import { emptyMessage, type IngestItem, type Location, type ToolCallRecord } from '../model.js';
+import { emptyMessage, type IngestItem, type Location, type ToolCallRecord } from '../../core/model.js';
 import { describeIssues } from '../validation.js';
 import { IGNORED_RESPONSE_ITEMS } from './known-kinds.js';
 import type { ExecEndFacts } from './run-time.js';

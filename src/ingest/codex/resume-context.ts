@@ -1,6 +1,6 @@
 import { linesBefore, objectOf, scanFromStart } from '../jsonl/lines-before.js';
 import { isJsonObject, type JsonObject } from '../jsonl/parse-line.js';
-import type { ResumePoint } from '../source.js';
+import type { ResumePoint } from '../../core/source.js';
 import { INJECTED_USER_TEXT, messageItemSchema } from './schema.js';
 import { textOf } from './items.js';
 

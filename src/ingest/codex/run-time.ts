@@ -1,6 +1,6 @@
 import { isJsonObject } from '../jsonl/parse-line.js';
 import { elapsed, extraOf } from '../jsonl/values.js';
-import type { ToolCallRecord } from '../model.js';
+import type { ToolCallRecord } from '../../core/model.js';
 import { durationMs, type ExecCommandEnd } from './schema.js';
 
 /**

@@ -1,6 +1,6 @@
 import { titleFromRequest } from '../jsonl/prompt-title.js';
 import { extraJson, timeOf } from '../jsonl/values.js';
-import type { IngestItem } from '../model.js';
+import type { IngestItem } from '../../core/model.js';
 import { subagentSourceSchema, type SessionMeta } from './schema.js';
 
 /** The thread id in a rollout's file name (`rollout-<local time>-<uuid>.jsonl[.zst]`). */

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { quote } from 'shell-quote';
 import { isJsonObject } from '../jsonl/parse-line.js';
 import { extraJson, extraOf, issuedCall } from '../jsonl/values.js';
-import type { ToolCallRecord } from '../model.js';
+import type { ToolCallRecord } from '../../core/model.js';
 import { isTimeoutBody, outputText, parseExecOutput } from './exec-output.js';
 import { impliedProcessStart, processRunTime, runTime, type ExecEndFacts } from './run-time.js';
 

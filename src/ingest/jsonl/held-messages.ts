@@ -1,4 +1,4 @@
-import type { IngestItem, Location, MessageRecord, ToolCallRecord } from '../model.js';
+import type { IngestItem, Location, MessageRecord, ToolCallRecord } from '../../core/model.js';
 import { assignParallelGroups } from '../parallel-groups.js';
 
 /** A message being assembled from several lines, with the calls it issued. */

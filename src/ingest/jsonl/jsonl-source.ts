@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
-import { hashFile } from '../io/hash.js';
+import { hashFile } from '../../core/io/hash.js';
 import { readLines, type Line } from '../io/line-reader.js';
 import { isZstdFile, readZstdLines } from '../io/zstd-lines.js';
-import type { IngestItem, SourceFormat } from '../model.js';
-import type { ResumePoint, Source } from '../source.js';
+import type { IngestItem, SourceFormat } from '../../core/model.js';
+import type { ResumePoint, Source } from '../../core/source.js';
 import { parseJsonLine, type JsonObject } from './parse-line.js';
 
 /** Turns the objects of one JSONL transcript, line by line, into normalised items. */

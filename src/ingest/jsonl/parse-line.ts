@@ -1,5 +1,5 @@
 import type { Line } from '../io/line-reader.js';
-import type { ProblemItem } from '../model.js';
+import type { ProblemItem } from '../../core/model.js';
 
 export type JsonObject = Record<string, unknown>;
 

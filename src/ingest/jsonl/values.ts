@@ -1,4 +1,4 @@
-import type { ToolCallRecord } from '../model.js';
+import type { ToolCallRecord } from '../../core/model.js';
 import { isJsonObject } from './parse-line.js';
 
 /** Epoch milliseconds of an ISO-8601 timestamp, or null when absent or unreadable. */

@@ -1,4 +1,4 @@
-import { emptyMessage, type IngestItem, type Location, type MessageRecord, type ToolCallRecord } from '../model.js';
+import { emptyMessage, type IngestItem, type Location, type MessageRecord, type ToolCallRecord } from '../../core/model.js';
 import { assignParallelGroups } from '../parallel-groups.js';
 import {
   KNOWN_MESSAGE_FIELDS,

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
-import { hashFile } from '../io/hash.js';
+import { hashFile } from '../../core/io/hash.js';
 import { streamJsonDocument } from '../io/json-document-stream.js';
-import type { IngestItem } from '../model.js';
-import type { Source } from '../source.js';
+import type { IngestItem } from '../../core/model.js';
+import type { Source } from '../../core/source.js';
 import { OpencodeSessionBuilder, type RawMessage } from './convert.js';
 
 const STREAMED = new Set(['messages']);

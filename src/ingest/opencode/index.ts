@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Adapter, FileHead } from '../adapter.js';
-import type { SourceFormat } from '../model.js';
-import type { Source } from '../source.js';
+import type { SourceFormat } from '../../core/model.js';
+import type { Source } from '../../core/source.js';
 import { exportSource } from './export-source.js';
 import { opencodeDataDir } from './paths.js';
 import { sqliteSources } from './sqlite-source.js';

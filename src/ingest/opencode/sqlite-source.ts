@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import BetterSqlite3 from 'better-sqlite3';
-import { hashStrings } from '../io/hash.js';
-import type { IngestItem } from '../model.js';
-import type { Source } from '../source.js';
+import { hashStrings } from '../../core/io/hash.js';
+import type { IngestItem } from '../../core/model.js';
+import type { Source } from '../../core/source.js';
 import { OpencodeSessionBuilder } from './convert.js';
 
 /**

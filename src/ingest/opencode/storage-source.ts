@@ -1,9 +1,9 @@
 import { isUtf8 } from 'node:buffer';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { hashStrings } from '../io/hash.js';
-import type { IngestItem } from '../model.js';
-import type { Source } from '../source.js';
+import { hashStrings } from '../../core/io/hash.js';
+import type { IngestItem } from '../../core/model.js';
+import type { Source } from '../../core/source.js';
 import { OpencodeSessionBuilder } from './convert.js';
 
 /**

@@ -1,7 +1,7 @@
-import { planSchema, type Plan } from '../../replay/plan/schema.js';
-import { runLogLine, type RunLogLine } from '../../replay/export/runlog-format.js';
-import { judge } from '../../replay/run/verdict.js';
-import { emptyMessage, type IngestItem, type Location, type RunStepRecord, type ToolCallRecord } from '../model.js';
+import { planSchema, type Plan } from '../../core/plan/schema.js';
+import { runLogLine, type RunLogLine } from '../../core/run/runlog-format.js';
+import { judge } from '../../core/run/verdict.js';
+import { emptyMessage, type IngestItem, type Location, type RunStepRecord, type ToolCallRecord } from '../../core/model.js';
 
 /**
  * A run log (written by the script `retrace export --to sh` makes) → the run as a session of agent

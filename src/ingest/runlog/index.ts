@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import type { Adapter, FileHead } from '../adapter.js';
-import { hashFile } from '../io/hash.js';
+import { hashFile } from '../../core/io/hash.js';
 import { readLines } from '../io/line-reader.js';
 import { parseJsonLine } from '../jsonl/parse-line.js';
-import type { IngestItem, SourceFormat } from '../model.js';
-import type { Source } from '../source.js';
+import type { IngestItem, SourceFormat } from '../../core/model.js';
+import type { Source } from '../../core/source.js';
 import { convertRunLog, type LogLine } from './convert.js';
 
 /**

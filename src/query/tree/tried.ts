@@ -82,7 +82,8 @@ export function collectTried(actions: readonly TreeAction[]): TriedCandidate[] {
     owner.actions.push(action);
     if (action.kind === 'serve') serving.push({ host: action.host, port: action.port, candidate: owner });
   }
-  return addApproaches([...byKey.values()]);
+  // A candidate only looked up (an inspect that showed nothing) was never tried.
+  return addApproaches([...byKey.values()].filter((c) => c.actions.length > 0));
 }
 
 /** A candidate served in two or more shapes gets one approach per shape, in the order they were tried. */

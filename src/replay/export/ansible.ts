@@ -1,6 +1,6 @@
 import { Document, Scalar } from 'yaml';
 import { renderStep, secretNamesOf } from '../plan/render.js';
-import type { Plan, PlanStep } from '../plan/schema.js';
+import type { Plan, PlanStep } from '../../core/plan/schema.js';
 import { secretsReferenced } from '../run/remote-command.js';
 
 /**

@@ -1,7 +1,7 @@
 import { renderStep, secretNamesOf } from '../plan/render.js';
-import type { Plan, PlanStep } from '../plan/schema.js';
+import type { Plan, PlanStep } from '../../core/plan/schema.js';
 import { secretsReferenced } from '../run/remote-command.js';
-import { RUNLOG_FORMAT, RUNLOG_VERSION } from './runlog-format.js';
+import { RUNLOG_FORMAT, RUNLOG_VERSION } from '../../core/run/runlog-format.js';
 
 /**
  * `retrace export SESSION --to sh`: a standalone bash script that replays the plan for one role on

@@ -2,7 +2,7 @@ import { imageKey, type ActionKind } from '../../query/classify/index.js';
 import { isDestructive } from './destructive.js';
 import type { RecordedAction, RecordedCall, RecordedSession } from './recorded.js';
 import { assignRoles } from './roles.js';
-import { PLAN_VERSION, planSchema, type Plan, type PlanStep } from './schema.js';
+import { PLAN_VERSION, planSchema, type Plan, type PlanStep } from '../../core/plan/schema.js';
 import { secretsToReferences, type SecretReference } from './secrets.js';
 import { describe, stepFacts, timeoutFor } from './step-facts.js';
 import { templatize } from './template.js';

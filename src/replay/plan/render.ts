@@ -1,4 +1,4 @@
-import type { Plan, PlanStep } from './schema.js';
+import type { Plan, PlanStep } from '../../core/plan/schema.js';
 import { renderTemplate, TemplateError } from './template.js';
 
 /** Turning a plan into the commands a host will run, and the dry run's text. Pure. */

@@ -1,4 +1,4 @@
-import type { Plan } from './schema.js';
+import type { Plan } from '../../core/plan/schema.js';
 
 /**
  * Roles from the hosts the kept steps ran on: the host that served (or started the cluster head)

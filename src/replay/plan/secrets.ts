@@ -1,4 +1,4 @@
-import { redactText } from '../../ingest/redact/redact.js';
+import { redactText } from '../../core/redact/redact.js';
 import { quoteStates, type QuoteState } from './template.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Document, isMap, isScalar, isSeq, parseDocument, type YAMLMap } from 'yaml';
 import type { z } from 'zod';
 import { placeholdersOf } from './template.js';
-import { planSchema, type Plan } from './schema.js';
+import { planSchema, type Plan } from '../../core/plan/schema.js';
 
 /**
  * Plans as YAML a person edits: comments say what each part means, multi-line commands are block

@@ -1,4 +1,4 @@
-import type { RunController, RunEvent, StepTarget } from './events.js';
+import type { RunController, RunEvent, StepTarget } from '../../core/run/events.js';
 
 /** What the runner does after a step failed, once whoever watches has decided. */
 export type FailureDecision = { kind: 'retry'; stepIds: string[] } | { kind: 'continue' } | { kind: 'stop' };

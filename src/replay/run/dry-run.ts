@@ -1,6 +1,6 @@
 import { renderStep } from '../plan/render.js';
-import type { Plan } from '../plan/schema.js';
-import type { RunHeader, RunRecorder } from './recorder.js';
+import type { Plan } from '../../core/plan/schema.js';
+import type { RunHeader, RunRecorder } from '../../core/run/record.js';
 
 /**
  * A dry run touches no host: it records what a live run would do (every step on every role, as

@@ -7,7 +7,7 @@ import {
   secretsStdin,
   wrapRemoteCommand,
 } from './remote-command.js';
-import type { ExecOutcome } from './verdict.js';
+import type { ExecOutcome } from '../../core/run/verdict.js';
 
 /** Runs commands on one host for the runner; the runner never sees SSH. */
 export interface HostExecutor {

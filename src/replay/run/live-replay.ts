@@ -2,14 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { renderStep, secretNamesOf } from '../plan/render.js';
-import type { Plan } from '../plan/schema.js';
+import type { Plan } from '../../core/plan/schema.js';
 import { SshConnection, type ConnectOptions } from '../ssh/connection.js';
 import { describeTarget, parseHostSpec, resolveTarget, type ResolvedTarget } from '../ssh/host-target.js';
 import { parseSshConfig } from '../ssh/ssh-config.js';
 import { ReplayController } from './controller.js';
-import type { RunEvent } from './events.js';
+import type { RunEvent } from '../../core/run/events.js';
 import { SshHostExecutor, type HostExecutor } from './host-executor.js';
-import type { RunHeader, RunRecorder } from './recorder.js';
+import type { RunHeader, RunRecorder } from '../../core/run/record.js';
 import { secretsReferenced } from './remote-command.js';
 import { runPlan } from './runner.js';
 

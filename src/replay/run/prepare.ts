@@ -4,10 +4,10 @@ import type { Database } from '../../store/database.js';
 import { loadRun } from '../../store/run-queries.js';
 import { planFromStore } from '../plan/load.js';
 import { planValues, stepRange } from '../plan/render.js';
-import type { Plan } from '../plan/schema.js';
+import type { Plan } from '../../core/plan/schema.js';
 import { parsePlanYaml, validatePlan } from '../plan/yaml.js';
 import { parseHostSpec, parseRoleAssignment } from '../ssh/host-target.js';
-import { newRunId, type RunHeader, type RunMode } from './recorder.js';
+import { newRunId, type RunHeader, type RunMode } from '../../core/run/record.js';
 import { resumeStateOf, type ResumeState } from './resume.js';
 
 /**

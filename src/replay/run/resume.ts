@@ -1,4 +1,4 @@
-import { targetKey } from './recorder.js';
+import { targetKey } from '../../core/run/record.js';
 
 /** What a resumed run keeps from before: targets that are finished, and the attempts so far. */
 export interface ResumeState {

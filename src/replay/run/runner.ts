@@ -1,11 +1,11 @@
 import { batchesOf, renderStep } from '../plan/render.js';
-import type { Plan, PlanStep } from '../plan/schema.js';
+import type { Plan, PlanStep } from '../../core/plan/schema.js';
 import type { ReplayController } from './controller.js';
-import type { StepResult, StepStatus, StepTarget } from './events.js';
+import type { StepResult, StepStatus, StepTarget } from '../../core/run/events.js';
 import type { HostExecutor } from './host-executor.js';
-import { targetKey, type RunHeader, type RunRecorder, type StepFinish, type StepStart } from './recorder.js';
+import { targetKey, type RunHeader, type RunRecorder, type StepFinish, type StepStart } from '../../core/run/record.js';
 import { secretsReferenced } from './remote-command.js';
-import { judge, meetsExpectation, runStatusOf, type ExecOutcome } from './verdict.js';
+import { judge, meetsExpectation, runStatusOf, type ExecOutcome } from '../../core/run/verdict.js';
 
 /**
  * The live run: steps in plan order, each on all of its roles' hosts at once; independent steps

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { RunController, RunEvent } from '../../replay/run/events.js';
+import type { RunController, RunEvent } from '../../core/run/events.js';
 
 /**
  * Feeds a run's events to `onEvents` in batches (every `intervalMs`): a step that prints

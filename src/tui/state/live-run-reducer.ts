@@ -1,4 +1,4 @@
-import type { RunEvent, StepStatus, StepTarget, Verdict } from '../../replay/run/events.js';
+import type { RunEvent, StepStatus, StepTarget, Verdict } from '../../core/run/events.js';
 import { reduceCommon, type CommonAction, type ListScreenState } from './common.js';
 import { emptyList, moveTo, setTotal } from './list.js';
 import { NO_SEARCH } from './search.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { IngestSummary } from '../../../src/ingest/pipeline.js';
+import type { IngestSummary } from '../../../src/store/ingest-pipeline.js';
 import { ingestPaths, queryStore } from '../../helpers/ingest.js';
 import { tempDbPath, tempDir } from '../../helpers/temp.js';
 import { FIXTURES } from '../agent-fixtures.js';

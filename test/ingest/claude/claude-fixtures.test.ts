@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingestPaths, queryStore } from '../../helpers/ingest.js';
 import { tempDbPath, tempDir } from '../../helpers/temp.js';
-import type { IngestSummary } from '../../../src/ingest/pipeline.js';
+import type { IngestSummary } from '../../../src/store/ingest-pipeline.js';
 import { CLAUDE_A, CLAUDE_PROJECT, expectedSessions, storedCounts } from '../agent-fixtures.js';
 
 const dir = tempDir();

@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decompress } from 'fzstd';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { IngestSummary } from '../../../src/ingest/pipeline.js';
+import type { IngestSummary } from '../../../src/store/ingest-pipeline.js';
 import { ingestPaths, queryStore } from '../../helpers/ingest.js';
 import { tempDbPath, tempDir } from '../../helpers/temp.js';
 import { CODEX_C, CODEX_D_LEGACY, CODEX_E_ZST, FIXTURES, expectedSessions, storedCounts } from '../agent-fixtures.js';

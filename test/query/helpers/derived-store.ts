@@ -1,7 +1,7 @@
 import { ADAPTERS } from '../../../src/ingest/adapters.js';
 import { discoverSources } from '../../../src/ingest/discover.js';
 import { decompressZstdHead } from '../../../src/ingest/io/zstd.js';
-import { ingestSources } from '../../../src/ingest/pipeline.js';
+import { ingestSources } from '../../../src/store/ingest-pipeline.js';
 import { deriveSessions } from '../../../src/query/derive.js';
 import { Database } from '../../../src/store/database.js';
 

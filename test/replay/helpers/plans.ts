@@ -1,9 +1,9 @@
 // Small hand-written plans and a scripted executor, for runner and store tests that need no SSH.
-import type { Plan } from '../../../src/replay/plan/schema.js';
+import type { Plan } from '../../../src/core/plan/schema.js';
 import { validatePlan } from '../../../src/replay/plan/yaml.js';
 import type { HostExecutor, RunCommandOptions } from '../../../src/replay/run/host-executor.js';
-import type { RunHeader } from '../../../src/replay/run/recorder.js';
-import type { ExecOutcome } from '../../../src/replay/run/verdict.js';
+import type { RunHeader } from '../../../src/core/run/record.js';
+import type { ExecOutcome } from '../../../src/core/run/verdict.js';
 
 export function tinyPlan(): Plan {
   return validatePlan({

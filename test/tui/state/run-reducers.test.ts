@@ -3,7 +3,7 @@ import { compareReducer, initialCompare, selectedStep } from '../../../src/tui/s
 import { canRetry, canSkip, initialLiveRun, liveRunReducer, OUTPUT_KEEP, selectedLiveStep, type LiveRunState } from '../../../src/tui/state/live-run-reducer.js';
 import { initialRuns, runsReducer, selectedRun } from '../../../src/tui/state/runs-reducer.js';
 import { initialTimings, selectedTimingLine, timingFilters, timingLines, timingsReducer } from '../../../src/tui/state/timings-reducer.js';
-import type { RunEvent } from '../../../src/replay/run/events.js';
+import type { RunEvent } from '../../../src/core/run/events.js';
 import { runStarted, target } from '../fake-run-controller.js';
 import { RUN_STEPS, RUNS, TIMINGS } from '../fake-session.js';
 

@@ -1,5 +1,5 @@
 import type { RunItem } from '../model.js';
-import { redactText, type RedactionCounts } from '../redact/redact.js';
+import { redactText, type RedactionCounts } from './redact.js';
 
 /** A run log passes the same redaction as every transcript: commands, outputs, the plan. */
 export function redactRunItem(item: RunItem, counts: RedactionCounts): RunItem {

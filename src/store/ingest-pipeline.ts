@@ -1,19 +1,19 @@
-import { StoreError } from '../store/errors.js';
-import { readSourceState } from '../store/sources.js';
-import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode } from '../store/source-writer.js';
-import type { Database } from '../store/database.js';
-import { hashFile } from './io/hash.js';
-import type { IngestItem, Location, ProblemItem } from './model.js';
+import { StoreError } from './errors.js';
+import { readSourceState } from './sources.js';
+import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode } from './source-writer.js';
+import type { Database } from './database.js';
+import { hashFile } from '../core/io/hash.js';
+import type { IngestItem, Location, ProblemItem } from '../core/model.js';
 import {
   redactMessageItem,
   redactProblemMessage,
   redactSessionItem,
   redactUnknownItem,
-} from './redact/redact-item.js';
-import { totalRedactions, type RedactionCounts } from './redact/redact.js';
-import { redactRunItem } from './runlog/redact-run.js';
-import type { ResumePoint, Source } from './source.js';
-import { emptySourceReport, warningsFor, type IngestWarning, type SourceReport } from './warnings.js';
+} from '../core/redact/redact-item.js';
+import { totalRedactions, type RedactionCounts } from '../core/redact/redact.js';
+import { redactRunItem } from '../core/redact/redact-run.js';
+import type { ResumePoint, Source } from '../core/source.js';
+import { emptySourceReport, warningsFor, type IngestWarning, type SourceReport } from '../core/warnings.js';
 
 export interface IngestProgress {
   sourceIndex: number;
@@ -30,7 +30,7 @@ export interface IngestOptions {
   /** Bytes of an appendable transcript per transaction (default 64 MB). */
   batchBytes?: number;
   /** Called after each committed source with the sessions it touched (derived tables hook here). */
-  onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<void>;
+  onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<readonly SessionFailure[] | void>;
 }
 
 export interface IngestError {
@@ -38,6 +38,12 @@ export interface IngestError {
   line: number | null;
   path: string | null;
   message: string;
+}
+
+/** A session stored whole whose derived rows (its tree) could not be built: reported, never fatal. */
+export interface SessionFailure {
+  sessionId: string;
+  cause: string;
 }
 
 export interface IngestSummary {
@@ -57,7 +63,8 @@ export interface IngestSummary {
   unknown_records: number;
   unknown_fields: Record<string, number>;
   errors: IngestError[];
-  /** Sources that read without error but look like format drift (src/ingest/warnings.ts), and twins read once. */
+  derive_failures: SessionFailure[];
+  /** Sources that read without error but look like format drift (src/core/warnings.ts), and twins read once. */
   warnings: IngestWarning[];
 }
 
@@ -78,6 +85,7 @@ export function emptySummary(): IngestSummary {
     unknown_records: 0,
     unknown_fields: {},
     errors: [],
+    derive_failures: [],
     warnings: [],
   };
 }
@@ -264,7 +272,7 @@ export async function ingestSources(
       summary.sources += 1;
       summary.warnings.push(...warningsFor(drift));
       if (plan.mode === 'append') summary.resumed += 1;
-      if (options.onSessionsWritten && sessionIds.size > 0) await options.onSessionsWritten(db, [...sessionIds]);
+      if (options.onSessionsWritten && sessionIds.size > 0) summary.derive_failures.push(...((await options.onSessionsWritten(db, [...sessionIds])) ?? []));
     } catch (error) {
       await writer?.rollback();
       summary.failed_sources += 1;

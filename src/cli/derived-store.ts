@@ -1,0 +1,25 @@
+import type { Database } from '../store/database.js';
+import { withDerivedStore } from '../query/derive.js';
+import type { Output } from './output.js';
+
+/**
+ * `withDerivedStore` for a command: sessions whose trees are missing or from another rule set are
+ * derived first, with a progress line on a terminal when there is more than one, and a session that
+ * cannot be derived is named once on stderr (it is recorded, and every other session answers).
+ */
+export function withDerivedSessions<T>(
+  output: Output,
+  path: string,
+  select: (db: Database) => Promise<readonly string[] | null>,
+  work: (db: Database) => Promise<T>,
+): Promise<T> {
+  return withDerivedStore(path, select, work, {
+    onProgress: (done, total) => {
+      if (total > 1 && done < total) output.status(`deriving decision trees (the rules changed or are new): ${done}/${total} sessions`);
+      else output.clearStatus();
+    },
+    onFailures: (failures) => {
+      for (const failure of failures) output.warn(`no decision tree for ${failure.sessionId}: ${failure.cause} (recorded; retried when the rules change)`);
+    },
+  });
+}

@@ -1,0 +1,8 @@
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+/** The package root, found from this compiled file (dist/src/core) or its source (src/core). */
+export function packageRoot(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return here.includes(`${'/dist/'}`) ? join(here, '..', '..', '..') : join(here, '..', '..');
+}
