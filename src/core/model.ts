@@ -99,10 +99,10 @@ export interface SessionItem {
   kind: 'session';
   session: SessionRecord;
   location: Location;
-  /** The agent's version as the transcript states it (opencode's session `version`), when it does. */
-  agentVersion?: string | null;
   /** Fields of a shape retrace does not model, by `record.field` name: kept in `extra`, counted here. */
   unknownFields?: Record<string, number>;
+  /** The agent's version as the source states it (Claude Code `version`, Codex `cli_version`, opencode's session `version`), for drift reports. */
+  agentVersion?: string | null;
 }
 
 /** A record of a shape retrace does not know: kept raw and counted, never fatal. */
@@ -113,6 +113,11 @@ export interface UnknownItem {
   what: string;
   raw: string;
   location: Location;
+  /**
+   * A kind the adapter knows and keeps raw on purpose (Claude Code's `progress` lines, a command
+   * the user ran with no call to attach to): stored like any other, but no sign of format drift.
+   */
+  expected?: boolean;
 }
 
 /** Bad input: reported with its place, everything around it still ingests. */

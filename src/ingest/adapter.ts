@@ -27,6 +27,8 @@ export interface Adapter {
   sourcesForFile(path: string, format: SourceFormat): Promise<Source[]>;
   /** A folder whose layout this agent owns, read as a whole rather than walked; null if not one. */
   sourcesForLayout?(dir: string): Promise<Source[] | null>;
+  /** The agent version a file states in its first bytes (for reports about the file), or null. */
+  versionOf?(head: FileHead): string | null;
   /** Where the agent keeps transcripts when the user names no path. */
   defaultLocations(env: NodeJS.ProcessEnv, home: string): string[];
 }

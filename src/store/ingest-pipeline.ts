@@ -13,7 +13,7 @@ import {
 import { totalRedactions, type RedactionCounts } from '../core/redact/redact.js';
 import { redactRunItem } from '../core/redact/redact-run.js';
 import type { ResumePoint, Source } from '../core/source.js';
-import type { IngestWarning, SourceReadSummary } from '../core/drift.js';
+import { emptySourceReport, warningsFor, type IngestWarning, type SourceReport } from '../core/warnings.js';
 
 export interface IngestProgress {
   sourceIndex: number;
@@ -31,11 +31,6 @@ export interface IngestOptions {
   batchBytes?: number;
   /** Called after each committed source with the sessions it touched (derived tables hook here). */
   onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<readonly SessionFailure[] | void>;
-  /**
-   * Judges each source read whole for format drift (src/ingest/warnings.ts in the CLI): the store
-   * knows no agent, so the decision is handed in; what it returns goes to `summary.warnings`.
-   */
-  judgeSource?: (read: SourceReadSummary) => readonly IngestWarning[];
 }
 
 export interface IngestError {
@@ -72,7 +67,7 @@ export interface IngestSummary {
   unknown_fields: Record<string, number>;
   errors: IngestError[];
   derive_failures: SessionFailure[];
-  /** Sources read whole that `judgeSource` found drifted (no messages, mostly unknown records). */
+  /** Sources that read without error but look like format drift (src/core/warnings.ts), and twins read once. */
   warnings: IngestWarning[];
 }
 
@@ -164,6 +159,29 @@ function addWritten(summary: IngestSummary, written: SourceWriteCounts, counts: 
   summary.redactions += totalRedactions(counts);
 }
 
+/** Counts what a source yields, for its drift warnings. */
+function noteForReport(report: SourceReport, item: IngestItem): void {
+  switch (item.kind) {
+    case 'session':
+      report.version ??= item.agentVersion ?? null;
+      break;
+    case 'message':
+      report.records += 1;
+      report.messages += 1;
+      break;
+    case 'unknown':
+      report.records += 1;
+      if (item.expected !== true) report.unknownByKind[item.what] = (report.unknownByKind[item.what] ?? 0) + 1;
+      break;
+    case 'problem':
+      report.records += 1;
+      report.problems += 1;
+      break;
+    default:
+      break;
+  }
+}
+
 /** Streams every source through redaction into the store, one transaction per source. */
 export async function ingestSources(
   db: Database,
@@ -195,11 +213,11 @@ export async function ingestSources(
       }
       const counts: RedactionCounts = {};
       const sessionIds = new Set<string>();
+      const drift: SourceReport = emptySourceReport(source.path, source.format, plan.mode === 'replace', source.sessionId ?? null);
       const mode: WriteMode = plan.mode === 'append' && plan.resume ? { append: { fromLine: plan.resume.line } } : 'replace';
       writer = await SourceWriter.begin(db, source.key, mode);
       // One session of a database, read whole: what it no longer holds leaves the store too.
       if (mode === 'replace' && source.sessionId) writer.ownsWholeSession(source.sessionId);
-      const read: { messages: number; unknown: Record<string, number>; version: string | null } = { messages: 0, unknown: {}, version: null };
       let checkpoint: ResumePoint | null = plan.resume ?? null;
       let committedAt = plan.resume?.offset ?? 0;
       let lastReport = Date.now();
@@ -211,12 +229,12 @@ export async function ingestSources(
       };
       for await (const raw of source.read(plan.resume)) {
         const item: IngestItem = raw;
+        noteForReport(drift, item);
         switch (item.kind) {
           case 'session': {
             const session = options.redact ? redactSessionItem(item, counts) : item;
             writer.addSession(session.session);
             sessionIds.add(session.session.id);
-            read.version ??= item.agentVersion ?? null;
             for (const [field, n] of Object.entries(item.unknownFields ?? {})) {
               summary.unknown_fields[field] = (summary.unknown_fields[field] ?? 0) + n;
             }
@@ -227,13 +245,11 @@ export async function ingestSources(
             await writer.addMessage(message.message, message.toolCalls);
             sessionIds.add(message.message.sessionId);
             messagesSeen += 1;
-            read.messages += 1;
             break;
           }
           case 'unknown':
             writer.addUnknown(options.redact ? redactUnknownItem(item, counts) : item);
             summary.unknown_records += 1;
-            read.unknown[item.what] = (read.unknown[item.what] ?? 0) + 1;
             break;
           case 'problem': {
             const problem: ProblemItem = options.redact ? { ...item, message: redactProblemMessage(item.message, counts) } : item;
@@ -263,15 +279,7 @@ export async function ingestSources(
       await commit(true);
       writer = null;
       summary.sources += 1;
-      // A resumed transcript read only its new lines: too little to judge the format by.
-      if (plan.mode === 'replace' && options.judgeSource) {
-        const unknownRecords = Object.values(read.unknown).reduce((a, b) => a + b, 0);
-        const whole: SourceReadSummary = {
-          file: source.path, session: source.sessionId ?? null, format: source.format, version: read.version,
-          messages: read.messages, unknownRecords, unknownByKind: read.unknown,
-        };
-        summary.warnings.push(...options.judgeSource(whole));
-      }
+      summary.warnings.push(...warningsFor(drift));
       if (plan.mode === 'append') summary.resumed += 1;
       if (options.onSessionsWritten && sessionIds.size > 0) summary.derive_failures.push(...((await options.onSessionsWritten(db, [...sessionIds])) ?? []));
     } catch (error) {

@@ -25,8 +25,8 @@ describe('retrace ingest of an opencode 2.x database', () => {
   it('names the drifted session in the summary, with the opencode version the file states', async () => {
     const run = await runRetrace(['ingest', file, '--db', tempDbPath(dir)]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('Warnings (1)');
-    expect(run.stdout).toContain(`${file} (opencode 2.9.0): session ses_2e0000000ffeFutureTypes002: no messages read: all 3 records are of shapes retrace does not know (message:teleported 3)`);
+    expect(run.stdout).toContain('Warnings (2)');
+    expect(run.stdout).toContain(`${file} (opencode 2.9.0): session ses_2e0000000ffeFutureTypes002: no messages read from 3 records (message:teleported 3)`);
   });
 
   it('puts the same warning in --json, and reads a renamed copy under --format opencode', async () => {
@@ -37,6 +37,7 @@ describe('retrace ingest of an opencode 2.x database', () => {
     expect([run.json.sessions, run.json.messages]).toEqual([2, NATIVE.messages.length]);
     expect(run.json.warnings).toEqual([
       { file: renamed, agent: 'opencode', version: '2.9.0', reason: expect.stringMatching(/^session ses_2e0000000ffeFutureTypes002: no messages read/) },
+      { file: renamed, agent: 'opencode', version: '2.9.0', reason: expect.stringMatching(/^session ses_2e0000000ffeFutureTypes002: 3 of 3 records are of kinds retrace does not know/) },
     ]);
   });
 });

@@ -13,7 +13,6 @@ import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
 import { warnActiveRuleProblems } from '../rule-problems.js';
 import { decompressZstdHead } from '../../ingest/io/zstd.js';
-import { warningsFor } from '../../ingest/warnings.js';
 import { deriveSessions } from '../../query/derive.js';
 
 export interface IngestCommandOptions {
@@ -51,12 +50,12 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
   for (const problem of discovery.problems) {
     summary.errors.push({ file: problem.location.file, line: null, path: null, message: problem.message });
   }
+  summary.warnings.push(...discovery.warnings);
   const db = await Database.open(options.db, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
   try {
     await ingestSources(db, discovery.sources, {
       redact: options.redact,
       onSessionsWritten: deriveSessions,
-      judgeSource: warningsFor,
       onProgress: options.json
         ? undefined
         : (p) =>
@@ -105,7 +104,7 @@ function printSummary(summary: IngestSummary, found: number, dbPath: string, ela
   }
   if (summary.warnings.length > 0) {
     output.line();
-    output.line(`Warnings (${summary.warnings.length}): these sources may be in a format retrace reads only in part:`);
+    output.line(`Warnings (${summary.warnings.length}): read without error, but worth a look:`);
     for (const warning of summary.warnings.slice(0, 20)) {
       output.line(`  ${warning.file} (${warning.agent}${warning.version ? ` ${warning.version}` : ''}): ${warning.reason}`);
     }
