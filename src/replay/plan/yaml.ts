@@ -1,5 +1,6 @@
 import { Document, isMap, isScalar, isSeq, parseDocument, type YAMLMap } from 'yaml';
 import type { z } from 'zod';
+import { compileLinear } from '../../core/regex/linear-regex.js';
 import { placeholdersOf } from './template.js';
 import { planSchema, type Plan } from '../../core/plan/schema.js';
 
@@ -85,10 +86,14 @@ export function planReferenceProblems(plan: Plan): string[] {
       else if ('env' in (plan.variables[name] ?? {})) problems.push(`${at}: secret ${name} must be written \${${name}}, not {{ ${name} }}`);
     }
     if (step.expect.output !== null) {
+      for (const name of placeholdersOf(step.expect.output)) {
+        if (!declared.has(name) || 'env' in (plan.variables[name] ?? {})) problems.push(`${at}: expect.output names {{ ${name} }}, which is not a declared value`);
+      }
       try {
-        new RegExp(step.expect.output, 'm');
+        // Placeholders stand for literal text: check the pattern around them.
+        compileLinear(step.expect.output.replace(/\{\{[^}]*\}\}/g, 'x'));
       } catch (error) {
-        problems.push(`${at}: expect.output is not a regular expression: ${(error as Error).message}`);
+        problems.push(`${at}: expect.output cannot be used: ${(error as Error).message}`);
       }
     }
   });
