@@ -61,8 +61,8 @@ export interface StepFinish extends StepStart {
 
 export interface RunRecorder {
   runStarted(header: RunHeader): Promise<void>;
-  /** A resumed run goes on under its own id: status back to running, new hosts noted. */
-  runResumed(runId: string, hosts: Record<string, string>, at: number, pid: number | null): Promise<void>;
+  /** A resumed run goes on under its own id: status back to running, new hosts, the plan and values it now runs noted. */
+  runResumed(runId: string, hosts: Record<string, string>, at: number, pid: number | null, now?: { planJson: string; vars: Record<string, string> }): Promise<void>;
   stepStarted(step: StepStart): Promise<void>;
   stepFinished(step: StepFinish): Promise<void>;
   /** The remote process group of a running attempt, as soon as the host reports it: a resume stops it if it outlived retrace. */

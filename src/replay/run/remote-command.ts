@@ -94,14 +94,17 @@ export function stopLingeringCommand(process: LingeringProcess, graceSeconds = 2
   return [
     `pg=${pgid} step=${singleQuoted(tag)}`,
     'kill -s 0 -- -"$pg" 2>/dev/null || exit 0',
-    'ours=1',
     'if [ -d /proc/self ]; then',
-    '  ours=0',
+    '  living=0 ours=0',
     '  for p in $(pgrep -g "$pg" 2>/dev/null || echo "$pg"); do',
+    // A zombie (exited, not yet reaped) has an empty command line: it runs nothing.
+    '    [ -n "$(tr -d \'\\000\' < "/proc/$p/cmdline" 2>/dev/null)" ] || continue',
+    '    living=1',
     '    if grep -qsF -- "$step" "/proc/$p/cmdline" "/proc/$p/environ"; then ours=1; break; fi',
     '  done',
+    '  [ "$living" = 1 ] || exit 0',
+    '  if [ "$ours" = 0 ]; then echo "process group $pg is no longer the earlier attempt of $step: left alone" >&2; exit 0; fi',
     'fi',
-    'if [ "$ours" = 0 ]; then echo "process group $pg is no longer the earlier attempt of $step: left alone" >&2; exit 0; fi',
     `kill -s TERM -- -"$pg" 2>/dev/null; sleep ${graceSeconds}; kill -s KILL -- -"$pg" 2>/dev/null`,
     'echo "stopped the earlier attempt of $step (process group $pg), which was still running" >&2',
   ].join('\n');

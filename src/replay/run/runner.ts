@@ -72,7 +72,7 @@ export async function runPlan(input: RunnerInput): Promise<{ status: string; div
   const targets: StepTarget[] = inRange.flatMap((step) =>
     step.roles.map((role) => ({ stepId: step.id, role, host: input.executors.get(role)?.display ?? '?' })),
   );
-  if (input.resumed) await input.recorder.runResumed(header.id, header.hosts, now(), header.pid);
+  if (input.resumed) await input.recorder.runResumed(header.id, header.hosts, now(), header.pid, { planJson: header.planJson, vars: header.vars ?? {} });
   else await input.recorder.runStarted(header);
   controller.emit({ type: 'run-started', runId: header.id, mode: 'live', steps: targets });
 
