@@ -6,6 +6,8 @@ export interface InjectionContext {
   template: string;
   /** What running the rendered template prints for `value`. */
   expected(value: string): string;
+  /** Uses a bash-only syntax (`$'…'`): not a context on a host whose login shell is dash. */
+  bashOnly?: boolean;
 }
 
 /** `$( … )` drops trailing newlines, as every shell does: that is the context, not an injection. */
@@ -15,7 +17,7 @@ export const INJECTION_CONTEXTS: readonly InjectionContext[] = [
   { name: 'bare', template: `printf '%s' {{ v }}`, expected: (v) => v },
   { name: 'double', template: `printf '%s' "<{{ v }}>"`, expected: (v) => `<${v}>` },
   { name: 'single', template: `printf '%s' '<{{ v }}>'`, expected: (v) => `<${v}>` },
-  { name: 'ansi', template: `printf '%s' $'<{{ v }}>'`, expected: (v) => `<${v}>` },
+  { name: 'ansi', template: `printf '%s' $'<{{ v }}>'`, expected: (v) => `<${v}>`, bashOnly: true },
   { name: 'substitution in double', template: `printf '%s' "$( printf '%s' "{{ v }}" )"`, expected: trimmed },
   { name: 'nested substitutions', template: `printf '%s' "$(printf '%s' "$(printf '%s' '{{ v }}')")"`, expected: trimmed },
   { name: 'unquoted here-document', template: `cat <<EOF\n<{{ v }}>\nEOF`, expected: (v) => `<${v}>\n` },
