@@ -180,9 +180,24 @@ export function templatize(text: string, values: readonly { name: string; value:
   // Longest values first, so `192.168.200.1` never eats part of `192.168.200.12`.
   const ordered = [...values].filter((v) => v.value.length > 0).sort((a, b) => b.value.length - a.value.length);
   let out = text;
+  // Derived forms first (longer, and they contain the value's parts): `models--Org--Name`.
+  for (const { name, value } of ordered) {
+    if (!value.includes('/')) continue;
+    const derived = escapeRegExp(placeholderValue(value, 'hf_cache_dir'));
+    out = out.replace(new RegExp(`${derived}(?![A-Za-z0-9_.-])`, 'g'), `{{ ${name} | hf_cache_dir }}`);
+  }
   for (const { name, value } of ordered) {
     const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     out = out.replace(new RegExp(`(?<![A-Za-z0-9._-])${escaped}(?![A-Za-z0-9_-]|\\.[0-9])`, 'g'), `{{ ${name} }}`);
+  }
+  return out;
+}
+
+/** In a pattern, every value written as a literal (regex-escaped) becomes its placeholder; renderPattern undoes it. */
+export function templatizePattern(pattern: string, values: readonly { name: string; value: string }[]): string {
+  let out = pattern;
+  for (const { name, value } of [...values].filter((v) => v.value.length > 2).sort((a, b) => b.value.length - a.value.length)) {
+    out = out.split(escapeRegExp(value)).join(`{{ ${name} }}`);
   }
   return out;
 }
