@@ -32,6 +32,23 @@ export function hfCacheSnapshots(model: string): string {
   return `"\${HF_HOME:-$HOME/.cache/huggingface}"/hub/models--${model.replace(/\//g, '--')}/snapshots/*/config.json`;
 }
 
+/**
+ * A download is done when the whole snapshot is there, not when config.json is: no blob still
+ * `.incomplete` (an interrupted `hf download` leaves those), and every weight file a shard index
+ * (`*.index.json`) names is present. POSIX sh, so it runs on any login shell.
+ */
+export function hfSnapshotComplete(model: string): string {
+  const folder = `"\${HF_HOME:-$HOME/.cache/huggingface}/hub/models--${model.replace(/\//g, '--')}"`;
+  return [
+    `d=${folder}; s=""`,
+    'for c in "$d"/snapshots/*/; do [ -f "$c/config.json" ] && s="$c"; done',
+    '[ -n "$s" ] || exit 1',
+    'for b in "$d"/blobs/*.incomplete; do [ -e "$b" ] && exit 1; done',
+    `for i in "$s"*.index.json; do [ -f "$i" ] || continue; for f in $(grep -o '"[^"]*[.]safetensors"' "$i" | tr -d '"' | sort -u); do [ -e "$s$f" ] || exit 1; done; done`,
+    'true',
+  ].join('\n');
+}
+
 function words(text: string | null): string[] {
   return (text ?? '').split(/\s+/).filter(Boolean);
 }
@@ -90,7 +107,7 @@ export function stepFacts(action: RecordedAction, call: RecordedCall, command: s
     case 'download':
       return {
         idBase: 'download-model',
-        guard: action.model ? `ls ${hfCacheSnapshots(action.model)} >/dev/null 2>&1` : null,
+        guard: action.model ? hfSnapshotComplete(action.model) : null,
         expectOutput: /snapshots\/[0-9a-f]{40}/.test(output) ? 'snapshots/[0-9a-f]{40}' : null,
       };
     case 'cluster': {
