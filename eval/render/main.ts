@@ -42,18 +42,9 @@ function manifestText(entries: ManifestEntry[]): string {
   return `${JSON.stringify({ note: 'written by eval/render/main.ts; do not edit', stories: entries }, null, 2)}\n`;
 }
 
-function main(): number {
-  const check = process.argv.includes('--check');
-  let stories;
-  try {
-    stories = loadStories(join(EVAL_DIR, 'stories'));
-  } catch (error) {
-    if (error instanceof CorpusError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+/** Renders every story; writes eval/transcripts unless `check`, which only lists the differences. */
+export function renderAll(check: boolean): { entries: ManifestEntry[]; problems: string[] } {
+  const stories = loadStories(join(EVAL_DIR, 'stories'));
   const problems: string[] = [];
   const entries: ManifestEntry[] = [];
   for (const { story } of stories) {
@@ -63,7 +54,7 @@ function main(): number {
     for (const file of rendered.files) {
       const path = join(dir, file.path);
       if (check) {
-        if (file.kind === 'sqlite') problems.push(...diffSqlite(path, file.image));
+        if (file.kind === 'sqlite') problems.push(...diffSqlite(path, file.image).map((problem) => problem.replace(`${EVAL_DIR}/`, '')));
         else if (!existsSync(path)) problems.push(`${relative(EVAL_DIR, path)}: missing`);
         else if (readFileSync(path, 'utf8') !== file.text) problems.push(`${relative(EVAL_DIR, path)}: differs from a fresh render`);
         continue;
@@ -85,14 +76,31 @@ function main(): number {
   const manifest = manifestText(entries);
   if (check) {
     if (!existsSync(MANIFEST) || readFileSync(MANIFEST, 'utf8') !== manifest) problems.push('transcripts/manifest.json: differs from a fresh render');
-    for (const problem of problems) process.stderr.write(`${problem}\n`);
-    process.stdout.write(problems.length === 0 ? `eval: ${entries.length} transcripts match their stories\n` : `eval: ${problems.length} differences; run npx tsx eval/render/main.ts\n`);
-    return problems.length === 0 ? 0 : 1;
+  } else {
+    mkdirSync(TRANSCRIPTS_DIR, { recursive: true });
+    writeFileSync(MANIFEST, manifest);
   }
-  mkdirSync(TRANSCRIPTS_DIR, { recursive: true });
-  writeFileSync(MANIFEST, manifest);
-  process.stdout.write(`eval: rendered ${entries.length} stories into ${relative(process.cwd(), TRANSCRIPTS_DIR) || '.'}\n`);
-  return 0;
+  return { entries, problems };
+}
+
+function main(): number {
+  const check = process.argv.includes('--check');
+  try {
+    const { entries, problems } = renderAll(check);
+    for (const problem of problems) process.stderr.write(`${problem}\n`);
+    if (check) {
+      process.stdout.write(problems.length === 0 ? `eval: ${entries.length} transcripts match their stories\n` : `eval: ${problems.length} differences; run npx tsx eval/render/main.ts\n`);
+      return problems.length === 0 ? 0 : 1;
+    }
+    process.stdout.write(`eval: rendered ${entries.length} stories into ${relative(process.cwd(), TRANSCRIPTS_DIR) || '.'}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof CorpusError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = main();
