@@ -40,6 +40,32 @@ function containsAll(text: string | null | undefined, words: string[]): boolean 
   return words.every((word) => haystack.includes(word.toLowerCase()));
 }
 
+/**
+ * Timings group retries by subject (README: "retries grouped and numbered"), so attempts are
+ * compared subject by subject: within one subject (and host), the outcomes in order.
+ */
+export function matchAttempts(labeled: Labels['attempts'], rows: TimingRow[]): number {
+  const rowFits = (label: Labels['attempts'][number], row: TimingRow): boolean => {
+    const subject = normalizeName(row.subject ?? '');
+    const wanted = normalizeName(label.subject);
+    return row.kind === label.kind && (subject === wanted || subject.includes(wanted)) && (label.host === undefined || row.host === label.host);
+  };
+  const groups = new Map<string, Labels['attempts']>();
+  for (const label of labeled) {
+    const key = `${label.kind} ${normalizeName(label.subject)} ${label.host ?? ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), label]);
+  }
+  let matched = 0;
+  const taken = new Set<TimingRow>();
+  for (const group of groups.values()) {
+    const candidates = rows.filter((row) => !taken.has(row) && rowFits(group[0]!, row));
+    const count = lcs(group, candidates, (label, row) => label.outcome === row.outcome);
+    matched += count;
+    candidates.slice(0, Math.max(count, group.length)).forEach((row) => taken.add(row));
+  }
+  return matched;
+}
+
 export interface CandidateOutcome {
   name: string;
   verdict: string;
@@ -64,6 +90,8 @@ export interface SessionScore {
   clean: boolean | null;
   outcomes: CandidateOutcome[];
   missing: string[];
+  /** What retrace reported, in short, so a reader of eval.json can see why a number is what it is. */
+  observed: { pivots: string[]; attempts: string[]; plan: string[] };
 }
 
 export function scoreSession(labels: Labels, tree: RetraceTree, timings: TimingRow[], plan: RetracePlan | null): SessionScore {
@@ -93,13 +121,7 @@ export function scoreSession(labels: Labels, tree: RetraceTree, timings: TimingR
   const inOrder = lcs(labeledPivots, reportedPivots, (a, b) => a === b && !a.includes('-1'));
 
   const fetched = timings.filter((row) => row.kind === 'pull' || row.kind === 'download');
-  const sameAttempt = (label: Labels['attempts'][number], row: TimingRow): boolean => {
-    const subject = normalizeName(row.subject ?? '');
-    const wanted = normalizeName(label.subject);
-    const hostOk = label.host === undefined || row.host === label.host;
-    return row.kind === label.kind && (subject === wanted || subject.includes(wanted)) && row.outcome === label.outcome && hostOk;
-  };
-  const attemptsMatched = lcs(labels.attempts, fetched, sameAttempt);
+  const attemptsMatched = matchAttempts(labels.attempts, fetched);
 
   const steps = plan?.steps ?? [];
   const roleHosts = (roles: string[]): string[] => roles.flatMap((role) => {
@@ -125,5 +147,10 @@ export function scoreSession(labels: Labels, tree: RetraceTree, timings: TimingR
     clean: labels.deploys ? null : outcomes.length === 0 && steps.length === 0,
     outcomes,
     missing,
+    observed: {
+      pivots: tree.pivots.map((pivot) => `${pivot.from} → ${pivot.to}`),
+      attempts: fetched.map((row) => `${row.kind} ${row.subject ?? '?'} @${row.host ?? 'local'}: ${row.outcome}`),
+      plan: steps.map((step) => `[${roleHosts(step.roles ?? []).join(' ')}] ${step.command.length > 160 ? `${step.command.slice(0, 160)}…` : step.command}`),
+    },
   };
 }

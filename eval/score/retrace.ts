@@ -38,12 +38,23 @@ const PlanYaml = z.looseObject({
     recorded_address: z.string().nullable().optional(),
     recorded_hostname: z.string().nullable().optional(),
   }).nullable()).nullable().optional(),
+  variables: z.record(z.string(), z.looseObject({ value: z.unknown().optional() }).nullable()).nullable().optional(),
   steps: z.array(z.looseObject({
     id: z.string().optional(),
     command: z.string(),
     roles: z.array(z.string()).nullable().optional(),
   })).default([]),
 });
+
+/** A plan's commands name its variables (`{{ image }}`); their values are part of what the step does. */
+export function substituteVariables(plan: z.infer<typeof PlanYaml>): RetracePlan {
+  const values = new Map<string, string>();
+  for (const [name, variable] of Object.entries(plan.variables ?? {})) {
+    if (variable !== null && (typeof variable.value === 'string' || typeof variable.value === 'number')) values.set(name, String(variable.value));
+  }
+  const steps = plan.steps.map((step) => ({ ...step, command: step.command.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (whole, name: string) => values.get(name) ?? whole) }));
+  return { roles: plan.roles, steps };
+}
 
 const SessionsJson = z.array(z.looseObject({ id: z.string(), parent_id: z.string().nullable().optional(), agent: z.string().optional() }));
 
@@ -119,7 +130,7 @@ export class RetraceStore {
       }
       const parsed = PlanYaml.safeParse(parseYaml(readFileSync(out, 'utf8')));
       if (!parsed.success) throw new Error(`retrace plan: unexpected YAML (${parsed.error.issues[0]?.message})`);
-      return parsed.data satisfies RetracePlan;
+      return substituteVariables(parsed.data);
     });
     return { sessions, trees, timings, plans, notes };
   }

@@ -2,7 +2,8 @@
 // hand-made retrace output (no CLI involved).
 import { describe, expect, it } from 'vitest';
 import { Labels } from '../../eval/schema.js';
-import { lcs, normalizeName, scoreSession } from '../../eval/score/metrics.js';
+import { lcs, matchAttempts, normalizeName, scoreSession } from '../../eval/score/metrics.js';
+import { substituteVariables } from '../../eval/score/retrace.js';
 
 const labels = Labels.parse({
   goal_keywords: ['Qwen3', 'vLLM'],
@@ -95,5 +96,37 @@ describe('scoreSession', () => {
     expect(scoreSession(quiet, { ...empty, candidates: [tree.candidates[3]!] }, [], null).clean).toBe(false);
     expect(scoreSession(quiet, empty, [], { steps: [{ command: 'x' }] }).clean).toBe(false);
     expect(scoreSession(quiet, empty, [], null).candidatePrecision).toBeNull();
+  });
+});
+
+describe('substituteVariables', () => {
+  it('puts a plan variable\'s value back into the commands that name it, and leaves secrets alone', () => {
+    const plan = substituteVariables({
+      variables: { image: { value: 'vllm/vllm-openai:v0.6.6' }, HF_TOKEN: { env: 'HF_TOKEN' } },
+      steps: [{ command: 'docker pull {{ image }} && echo {{HF_TOKEN}} {{ missing }}', roles: ['head'] }],
+    });
+    expect(plan.steps[0]!.command).toBe('docker pull vllm/vllm-openai:v0.6.6 && echo {{HF_TOKEN}} {{ missing }}');
+  });
+});
+
+describe('matchAttempts', () => {
+  it('compares retries subject by subject, whatever order the groups come in', () => {
+    const labeled = Labels.parse({
+      deploys: true,
+      none_accepted: true,
+      attempts: [
+        { kind: 'pull', subject: 'a:1', outcome: 'timeout' },
+        { kind: 'pull', subject: 'a:1', outcome: 'ok' },
+        { kind: 'download', subject: 'org/model', outcome: 'ok' },
+      ],
+    }).attempts;
+    const rows = [
+      { kind: 'download', subject: 'org/model', outcome: 'ok' },
+      { kind: 'pull', subject: 'a:1', attempt: 1, outcome: 'timeout' },
+      { kind: 'pull', subject: 'a:1', attempt: 2, outcome: 'ok' },
+    ];
+    expect(matchAttempts(labeled, rows)).toBe(3);
+    expect(matchAttempts(labeled, [rows[2]!, rows[1]!])).toBe(1);
+    expect(matchAttempts(labeled, [{ kind: 'pull', subject: 'org/model', outcome: 'ok' }])).toBe(0);
   });
 });
