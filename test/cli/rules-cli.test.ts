@@ -91,7 +91,13 @@ async function writeStory(dbPath: string): Promise<void> {
 }
 
 interface TreeJson {
-  candidates: { name: string; verdict: string; framework: string | null; reason: string }[];
+  candidates: { name: string; verdict: string; reason: string }[];
+}
+
+/** Each stored candidate's framework (the tree's JSON contract does not carry it; the table does). */
+async function frameworks(dbPath: string, env: NodeJS.ProcessEnv): Promise<Record<string, string | null>> {
+  const rows = await runRetraceJson<{ name: string; framework: string | null }[]>(['sql', `SELECT name, framework FROM candidates WHERE session_id = '${SESSION}'`, '--db', dbPath], { env });
+  return Object.fromEntries(rows.json.map((row) => [row.name, row.framework]));
 }
 
 describe('a framework added through a user rules folder only', () => {
@@ -118,8 +124,9 @@ describe('a framework added through a user rules folder only', () => {
     const tree = await runRetrace(['tree', SESSION, '--db', dbPath, '--format', 'json'], { env });
     expect(tree.code, tree.stderr).toBe(0);
     const candidates = (JSON.parse(tree.stdout) as TreeJson).candidates;
-    expect(candidates).toContainEqual(expect.objectContaining({ name: 'acme/fooserve:1.0', verdict: 'rejected', framework: 'fooserve', reason: expect.stringContaining('FooServe E042: the weights do not fit in 24 GiB') }));
-    expect(candidates).toContainEqual(expect.objectContaining({ name: 'acme/fooserve:1.1', verdict: 'accepted', framework: 'fooserve', reason: expect.stringContaining('FooServe 1.1.0') }));
+    expect(candidates).toContainEqual(expect.objectContaining({ name: 'acme/fooserve:1.0', verdict: 'rejected', reason: expect.stringContaining('FooServe E042: the weights do not fit in 24 GiB') }));
+    expect(candidates).toContainEqual(expect.objectContaining({ name: 'acme/fooserve:1.1', verdict: 'accepted', reason: expect.stringContaining('FooServe 1.1.0') }));
+    expect(await frameworks(dbPath, env)).toEqual({ 'acme/fooserve:1.0': 'fooserve', 'acme/fooserve:1.1': 'fooserve' });
 
     const why = await runRetraceJson<{ candidates: { name: string; reason: string }[] }>(['why', 'fooserve:1.0', '--db', dbPath], { env });
     expect(why.json.candidates[0]?.reason).toContain('E042');
@@ -135,7 +142,7 @@ describe('a framework added through a user rules folder only', () => {
     const without = await runRetrace(['tree', SESSION, '--db', dbPath, '--format', 'json'], { env });
     const after = (JSON.parse(without.stdout) as TreeJson).candidates;
     expect(after.find((c) => c.name === 'acme/fooserve:1.0')?.reason ?? '').not.toContain('E042');
-    expect(after.some((c) => c.framework === 'fooserve')).toBe(false);
+    expect(Object.values(await frameworks(dbPath, env))).not.toContain('fooserve');
     expect(after.some((c) => c.verdict === 'accepted')).toBe(false);
   });
 
