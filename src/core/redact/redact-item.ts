@@ -1,18 +1,38 @@
 import type { MessageItem, SessionItem, ToolCallRecord, UnknownItem } from '../model.js';
-import { mayHoldSecret, redactText, redactValue, type RedactionCounts } from './redact.js';
+import { mayHoldSecret, redactText, totalRedactions, type RedactionCounts } from './redact.js';
+import { redactValue } from './redact-value.js';
 
-/** Redacts a JSON text through its parsed value, so escaped quotes cannot hide a secret. */
+/**
+ * JSON text read the way the walk will read it: escaped quotes unescaped (a keyword `"data"` is
+ * `\"data\"` inside JSON text) and argv arrays joined (`["docker","login"]` holds `docker login`).
+ */
+function asPlainWords(text: string): string {
+  return text.replace(/\\"/g, '"').replace(/"\s*,\s*"/g, ' ');
+}
+
+/**
+ * Redacts a JSON text through its parsed value, so each string is judged with its key and an
+ * escaped quote cannot hide a field. A text with nothing to redact keeps its exact bytes.
+ */
 export function redactJsonText(text: string | null, counts: RedactionCounts): string | null {
   if (text === null) return null;
-  // Anchors look for quotes (`"password":`); inside JSON text those are escaped (`\"password\":`).
-  const unescaped = text.includes('\\') ? text.replace(/\\"/g, '"') : text;
-  if (!mayHoldSecret(unescaped)) return text;
+  if (!mayHoldSecret(text) && !mayHoldSecret(asPlainWords(text))) return text;
+  const found: RedactionCounts = {};
+  let redacted: string;
   try {
-    return JSON.stringify(redactValue(JSON.parse(text), counts));
+    redacted = JSON.stringify(redactValue(JSON.parse(text), found));
   } catch {
     // Not JSON after all, or nested too deeply to walk: redact the text itself.
-    return redactText(text, counts);
+    redacted = redactText(text, found);
   }
+  if (totalRedactions(found) === 0) return text;
+  for (const [kind, n] of Object.entries(found)) counts[kind] = (counts[kind] ?? 0) + n;
+  return redacted;
+}
+
+/** A file path or name: a token in a folder name (`…/hf_…/session.jsonl`) is a secret like any other. */
+export function redactPath(path: string, counts: RedactionCounts): string {
+  return redactText(path, counts);
 }
 
 function nullable(text: string | null, counts: RedactionCounts): string | null {
