@@ -208,7 +208,9 @@ function secretsOf(compiled: CompiledRule, index: number, context: ScanContext, 
   compiled.each.lastIndex = 0;
   let found = false;
   for (const item of region.matchAll(compiled.each)) {
-    const where = item.indices?.[1];
+    // The first group that took part is the secret (a quoted or a bare value).
+    const group = item.findIndex((value, g) => g > 0 && value !== undefined);
+    const where = group > 0 ? item.indices?.[group] : undefined;
     if (!where || where[1] <= where[0]) continue;
     if (!valueAllowed(compiled, region.slice(where[0], where[1]))) continue;
     out.push({ start: start + where[0], end: start + where[1], rule: index });

@@ -30,14 +30,16 @@ const PLACEHOLDER: readonly RegExp[] = [
 ];
 
 const IDENT = String.raw`[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*`;
+/** A variable name without digits: `pwd;` is code, a random `mh7qk…I9AC,` at the end of a sentence is not. */
+const WORDS = String.raw`[A-Za-z_$]{1,64}(?:\??\.[A-Za-z_$]{1,64}){0,8}`;
 
 const CODE: readonly RegExp[] = [
   /^(?:await|new|yield|typeof|function|async|lambda|return|require|import)\s/, // const token = await …
   new RegExp(String.raw`^${IDENT}\s*\(.{0,512}\)[?!]?\s*[;,]?$`), // getToken(), os.getenv("X")
   new RegExp(String.raw`^${IDENT}\[.{0,512}\]\s*[;,]?$`), // os.environ["X"]
   new RegExp(String.raw`^${IDENT}\s+(?:\?\?|\|\||&&|\?|or|and|if|\|)\s`), // opts.token ?? '', x or y
-  new RegExp(String.raw`^${IDENT}\s*[;,]$`), // pwd;  token,
-  new RegExp(String.raw`^${IDENT}\){1,4}[;,]?$`), // the last argument of a call: login(token=tok)
+  new RegExp(String.raw`^${WORDS}\s*[;,]$`), // pwd;  token,
+  new RegExp(String.raw`^${WORDS}\){1,4}[;,]?$`), // the last argument of a call: login(token=tok)
   /^[a-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/, // self.token, args.hf_token, config.db.password
   /^(?:string|str|number|int|bool|boolean|any|unknown|object|bytes|String|SecretStr|Optional\b|None|null|undefined)\b/, // a type annotation
   /^\(?[A-Za-z_$][\w$]*\)?\s*=>/, // an arrow function

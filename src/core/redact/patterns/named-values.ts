@@ -47,12 +47,13 @@ export const NAMED_VALUES: readonly SecretRule[] = [
     id: 'secret-assignment',
     description: '"NAME=value" quoted whole (docker run -e "…", env files written with echo): the value runs to the closing quote',
     keywords: SECRET_WORDS,
-    regex: String.raw`(["'])${NAME}=([^"'\n]{1,1024})\1`,
+    // Only as the argument of what sets a variable: a quoted remote command (`ssh h 'TOKEN=x cmd'`) keeps its command.
+    regex: String.raw`(?<=(?:^|[\s(])(?:-e|--env|--build-arg|--set|--set-string|export|env|echo|printf|ENV|ARG)(?:[ \t]{1,4}|=))(["'])${NAME}=([^"'\n]{1,1024})\1`,
     name: { groups: [2], kind: 'variable' },
     secretGroups: [3],
     values: 'literal',
     examples: [{ text: 'docker run -e "MYSQL_ROOT_PASSWORD=My root pw" mysql:8', secret: 'My root pw' }],
-    counterExamples: ['docker run -e "HF_TOKEN=$HF_TOKEN" img'],
+    counterExamples: ['docker run -e "HF_TOKEN=$HF_TOKEN" img', "ssh gpu 'HF_TOKEN=$T hf download Qwen/Qwen3-8B'"],
   },
   {
     id: 'secret-config',
