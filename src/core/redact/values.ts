@@ -26,7 +26,7 @@ const PLACEHOLDER: readonly RegExp[] = [
   /^(?:x{3,}|X{3,}|\*{3,}|#{3,}|\.{3,}|…|_{3,}|-{3,}|0{6,})$/,
   /(?:x{6,}|X{6,}|\*{4,}|\.{3}|…)/, // hf_xxxxxxxx…, sk-…, a key shown as ****
   /^(?:your|my|the|some|insert|replace|enter|put|paste)[-_ ]?(?:own[-_ ]?)?[a-z_-]*(?:token|key|secret|password|pass|here)[a-z_-]*$/i,
-  /^(?:empty|none|null|nil|undefined|dummy|fake|placeholder|changeme|change[-_]me|redacted|hidden|masked|required|optional|replace[-_ ]?me|fill[-_ ]?me|fix[-_ ]?me|set[-_ ]?me|true|false|yes|no|on|off|example|sample|test|todo|tbd|unset|not[-_ ]?set|secret|password|token)$/i,
+  /^(?:empty|none|null|nil|undefined|dummy|fake|placeholder|changeme|change[-_]me|redacted|hidden|masked|required|optional|same-origin|include|omit|replace[-_ ]?me|fill[-_ ]?me|fix[-_ ]?me|set[-_ ]?me|true|false|yes|no|on|off|example|sample|test|todo|tbd|unset|not[-_ ]?set|secret|password|token)$/i,
 ];
 
 const IDENT = String.raw`[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*`;
@@ -35,8 +35,11 @@ const WORDS = String.raw`[A-Za-z_$]{1,64}(?:\??\.[A-Za-z_$]{1,64}){0,8}`;
 
 const CODE: readonly RegExp[] = [
   /^(?:await|new|yield|typeof|function|async|lambda|return|require|import)\s/, // const token = await …
-  new RegExp(String.raw`^${IDENT}\s*\(.{0,512}\)[?!]?\s*[;,]?$`), // getToken(), os.getenv("X")
-  new RegExp(String.raw`^${IDENT}\[.{0,512}\]\s*[;,]?$`), // os.environ["X"]
+  new RegExp(String.raw`^${IDENT}\s*\(`), // getToken(), os.getenv("X"), this.peek() as Token, KEYS.concat([
+  new RegExp(String.raw`^${IDENT}\[.{0,512}\]\s*(?:[;,]?$|\.|\()`), // os.environ["X"], m[2].replace(…)
+  /^[({[](?:\s|$)/, // { algo: …, data: … }, [ … ]
+  /^\(\s{0,4}[A-Za-z_$][\w$.]{0,64}\s/, // (typeof x === …)
+  /^\/.{0,512}\/[dgimsuy]{0,6}\s*[;,]?$/, // a regular expression literal
   new RegExp(String.raw`^${IDENT}\s+(?:\?\?|\|\||&&|\?|or|and|if|\|)\s`), // opts.token ?? '', x or y
   new RegExp(String.raw`^${WORDS}\s*[;,]$`), // pwd;  token,
   new RegExp(String.raw`^${WORDS}\){1,4}[;,]?$`), // the last argument of a call: login(token=tok)

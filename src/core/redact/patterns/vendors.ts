@@ -21,12 +21,15 @@ export const KEY_BLOCKS: readonly SecretRule[] = [
     id: 'private-key',
     description: 'A PEM, OpenSSH or PGP private key block, also one cut short (no END line) or inside JSON (\\n escapes)',
     keywords: ['private key'],
-    regex: '-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----(?:[\\s\\S]{0,16384}?-----END[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\\s\\\\:-]{0,16384})',
+    // The header must be followed by the key (base64, or an encrypted key's headers): a regular
+    // expression or a parser that names the header in code is not a key.
+    regex: '-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----(?=[ \\t]{0,4}(?:\\\\r|\\r)?(?:\\\\n|\\n)?[ \\t]{0,4}(?:[A-Za-z0-9+/]|Proc-Type|Comment|Version))(?:[\\s\\S]{0,16384}?-----END[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\\s\\\\:-]{0,16384})',
     values: 'shape',
     examples: [
       { text: `-----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY}\n-----END RSA PRIVATE KEY-----`, secret: PEM_BODY.slice(0, 40) },
       { text: `"-----BEGIN PRIVATE KEY-----\\n${PEM_BODY.replace(/\n/g, '\\n')}`, secret: PEM_BODY.slice(70, 110) },
     ],
+    counterExamples: ['const re = /^-----BEGIN OPENSSH PRIVATE KEY-----(?:\\r\\n|\\n)([\\s\\S]{1,9})$/;'],
   },
   {
     id: 'putty-private-key',
