@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { redactJsonText } from '../../src/core/redact/redact-item.js';
+import { redactJsonText, redactTitle } from '../../src/core/redact/redact-item.js';
 import { redactValue } from '../../src/core/redact/redact-value.js';
 import { redactText, type RedactionCounts } from '../../src/core/redact/redact.js';
 import { REPO_ROOT } from '../helpers/cli.js';
@@ -91,6 +91,13 @@ describe('leaks the adversarial pass found', () => {
     const proto = redactValue(JSON.parse('{"__proto__": {"token": "Tk9xLq2wZ"}}'), {}) as Record<string, unknown>;
     expect(Object.keys(proto)).toEqual(['__proto__']);
     expect(JSON.stringify(proto)).toBe('{"__proto__":{"token":"[REDACTED:secret-field]"}}');
+  });
+
+  it('removes the start of a secret a title cut at 80 characters', () => {
+    const title = `deploy the model with HF_TOKEN=hf_Zq8xW2eR4tY6…`;
+    expect(redactTitle(title, {})).toBe('deploy the model with HF_TOKEN=[REDACTED:truncated-secret]…');
+    expect(redactTitle('deploy with ghp_Zq8xW2eR4tY6uI…', {})).toBe('deploy with [REDACTED:truncated-secret]…');
+    expect(redactTitle('Deploy Qwen/Qwen3.5-122B-A10B-FP8 on both sparks and compare the throughput of…', {})).toBe('Deploy Qwen/Qwen3.5-122B-A10B-FP8 on both sparks and compare the throughput of…');
   });
 
   it('keeps a JSON text with nothing to redact byte for byte', () => {
