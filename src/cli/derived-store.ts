@@ -1,6 +1,7 @@
 import type { Database } from '../store/database.js';
 import { withDerivedStore } from '../query/derive.js';
 import type { Output } from './output.js';
+import { warnActiveRuleProblems } from './rule-problems.js';
 
 /**
  * `withDerivedStore` for a command: sessions whose trees are missing or from another rule set are
@@ -13,7 +14,10 @@ export function withDerivedSessions<T>(
   select: (db: Database) => Promise<readonly string[] | null>,
   work: (db: Database) => Promise<T>,
 ): Promise<T> {
-  return withDerivedStore(path, select, work, {
+  return withDerivedStore(path, select, async (db) => {
+    warnActiveRuleProblems(output);
+    return work(db);
+  }, {
     onProgress: (done, total) => {
       if (total > 1 && done < total) output.status(`deriving decision trees (the rules changed or are new): ${done}/${total} sessions`);
       else output.clearStatus();

@@ -99,6 +99,8 @@ export interface SessionItem {
   kind: 'session';
   session: SessionRecord;
   location: Location;
+  /** The agent's version as the transcript states it (opencode's session `version`), when it does. */
+  agentVersion?: string | null;
   /** Fields of a shape retrace does not model, by `record.field` name: kept in `extra`, counted here. */
   unknownFields?: Record<string, number>;
 }

@@ -40,8 +40,11 @@ export async function discoverSources(paths: readonly string[], options: Discove
       problems.push({ kind: 'problem', message: `cannot read: ${(error as Error).message}`, location: { file: path } });
       return;
     }
+    // A file the user named under `--format <agent>` is read as that agent's even when its
+    // content does not look like it: the user's word wins over detection.
+    const forced = explicit && options.format !== 'auto' && adapters.length === 1;
     for (const adapter of adapters) {
-      const format = adapter.detect(head);
+      const format = adapter.detect(head) ?? (forced ? (adapter.assume?.(head) ?? null) : null);
       if (!format) continue;
       try {
         add(await adapter.sourcesForFile(path, format));
@@ -58,7 +61,13 @@ export async function discoverSources(paths: readonly string[], options: Discove
 
   const walk = async (dir: string): Promise<void> => {
     for (const adapter of adapters) {
-      const layout = await adapter.sourcesForLayout?.(dir);
+      let layout: Source[] | null | undefined;
+      try {
+        layout = await adapter.sourcesForLayout?.(dir);
+      } catch (error) {
+        problems.push({ kind: 'problem', message: `cannot read as ${adapter.agent} data: ${(error as Error).message}`, location: { file: dir } });
+        return;
+      }
       if (layout) {
         add(layout);
         return;

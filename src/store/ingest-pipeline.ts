@@ -13,6 +13,7 @@ import {
 import { totalRedactions, type RedactionCounts } from '../core/redact/redact.js';
 import { redactRunItem } from '../core/redact/redact-run.js';
 import type { ResumePoint, Source } from '../core/source.js';
+import type { IngestWarning, SourceReadSummary } from '../core/drift.js';
 import { storedLocation, storedName, type StoredName } from './stored-name.js';
 
 export interface IngestProgress {
@@ -31,6 +32,11 @@ export interface IngestOptions {
   batchBytes?: number;
   /** Called after each committed source with the sessions it touched (derived tables hook here). */
   onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<readonly SessionFailure[] | void>;
+  /**
+   * Judges each source read whole for format drift (src/ingest/warnings.ts in the CLI): the store
+   * knows no agent, so the decision is handed in; what it returns goes to `summary.warnings`.
+   */
+  judgeSource?: (read: SourceReadSummary) => readonly IngestWarning[];
 }
 
 export interface IngestError {
@@ -53,6 +59,9 @@ export interface IngestSummary {
   tool_calls: number;
   messages_updated: number;
   tool_calls_updated: number;
+  /** Rows a re-read database session no longer holds (deleted or merged by the agent), removed. */
+  messages_removed: number;
+  tool_calls_removed: number;
   redactions: number;
   redactions_by_kind: RedactionCounts;
   skipped_unchanged: number;
@@ -64,6 +73,8 @@ export interface IngestSummary {
   unknown_fields: Record<string, number>;
   errors: IngestError[];
   derive_failures: SessionFailure[];
+  /** Sources read whole that `judgeSource` found drifted (no messages, mostly unknown records). */
+  warnings: IngestWarning[];
 }
 
 export function emptySummary(): IngestSummary {
@@ -74,6 +85,8 @@ export function emptySummary(): IngestSummary {
     tool_calls: 0,
     messages_updated: 0,
     tool_calls_updated: 0,
+    messages_removed: 0,
+    tool_calls_removed: 0,
     redactions: 0,
     redactions_by_kind: {},
     skipped_unchanged: 0,
@@ -84,6 +97,7 @@ export function emptySummary(): IngestSummary {
     unknown_fields: {},
     errors: [],
     derive_failures: [],
+    warnings: [],
   };
 }
 
@@ -145,6 +159,8 @@ function addWritten(summary: IngestSummary, written: SourceWriteCounts, counts: 
   summary.tool_calls += written.toolCallsAdded;
   summary.messages_updated += written.messagesUpdated;
   summary.tool_calls_updated += written.toolCallsUpdated;
+  summary.messages_removed += written.messagesRemoved;
+  summary.tool_calls_removed += written.toolCallsRemoved;
   for (const [kind, n] of Object.entries(counts)) summary.redactions_by_kind[kind] = (summary.redactions_by_kind[kind] ?? 0) + n;
   summary.redactions += totalRedactions(counts);
 }
@@ -184,6 +200,9 @@ export async function ingestSources(
       const sessionIds = new Set<string>();
       const mode: WriteMode = plan.mode === 'append' && plan.resume ? { append: { fromLine: plan.resume.line } } : 'replace';
       writer = await SourceWriter.begin(db, name.key, mode);
+      // One session of a database, read whole: what it no longer holds leaves the store too.
+      if (mode === 'replace' && source.sessionId) writer.ownsWholeSession(source.sessionId);
+      const read: { messages: number; unknown: Record<string, number>; version: string | null } = { messages: 0, unknown: {}, version: null };
       let checkpoint: ResumePoint | null = plan.resume ?? null;
       let committedAt = plan.resume?.offset ?? 0;
       let lastReport = Date.now();
@@ -200,6 +219,7 @@ export async function ingestSources(
             const session = options.redact ? redactSessionItem(item, counts) : item;
             writer.addSession(session.session);
             sessionIds.add(session.session.id);
+            read.version ??= item.agentVersion ?? null;
             for (const [field, n] of Object.entries(item.unknownFields ?? {})) {
               summary.unknown_fields[field] = (summary.unknown_fields[field] ?? 0) + n;
             }
@@ -210,11 +230,13 @@ export async function ingestSources(
             await writer.addMessage(message.message, message.toolCalls);
             sessionIds.add(message.message.sessionId);
             messagesSeen += 1;
+            read.messages += 1;
             break;
           }
           case 'unknown':
             writer.addUnknown(options.redact ? { ...redactUnknownItem(item, counts), location: storedLocation(item.location, true, counts) } : item);
             summary.unknown_records += 1;
+            read.unknown[item.what] = (read.unknown[item.what] ?? 0) + 1;
             break;
           case 'problem': {
             const problem: ProblemItem = options.redact
@@ -246,6 +268,15 @@ export async function ingestSources(
       await commit(true);
       writer = null;
       summary.sources += 1;
+      // A resumed transcript read only its new lines: too little to judge the format by.
+      if (plan.mode === 'replace' && options.judgeSource) {
+        const unknownRecords = Object.values(read.unknown).reduce((a, b) => a + b, 0);
+        const whole: SourceReadSummary = {
+          file: name.path, session: source.sessionId ?? null, format: source.format, version: read.version,
+          messages: read.messages, unknownRecords, unknownByKind: read.unknown,
+        };
+        summary.warnings.push(...options.judgeSource(whole));
+      }
       if (plan.mode === 'append') summary.resumed += 1;
       if (options.onSessionsWritten && sessionIds.size > 0) summary.derive_failures.push(...((await options.onSessionsWritten(db, [...sessionIds])) ?? []));
     } catch (error) {

@@ -11,7 +11,9 @@ import { renderProgress } from '../format/progress.js';
 import { renderTable } from '../format/table.js';
 import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
+import { warnActiveRuleProblems } from '../rule-problems.js';
 import { decompressZstdHead } from '../../ingest/io/zstd.js';
+import { warningsFor } from '../../ingest/warnings.js';
 import { deriveSessions } from '../../query/derive.js';
 
 export interface IngestCommandOptions {
@@ -54,6 +56,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
     await ingestSources(db, discovery.sources, {
       redact: options.redact,
       onSessionsWritten: deriveSessions,
+      judgeSource: warningsFor,
       onProgress: options.json
         ? undefined
         : (p) =>
@@ -68,6 +71,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
     output.clearStatus();
     db.close();
   }
+  warnActiveRuleProblems(output);
   if (options.json) output.json(summary);
   else printSummary(summary, discovery.sources.length, options.db, Date.now() - started, output);
   return ingestExitCode(summary, discovery.sources.length);
@@ -95,6 +99,17 @@ function printSummary(summary: IngestSummary, found: number, dbPath: string, ela
   );
   if (summary.messages_updated + summary.tool_calls_updated > 0) {
     output.line(`Updated in place: ${summary.messages_updated} messages, ${summary.tool_calls_updated} tool calls (sessions that grew).`);
+  }
+  if (summary.messages_removed + summary.tool_calls_removed > 0) {
+    output.line(`Removed: ${summary.messages_removed} messages, ${summary.tool_calls_removed} tool calls the agent no longer holds.`);
+  }
+  if (summary.warnings.length > 0) {
+    output.line();
+    output.line(`Warnings (${summary.warnings.length}): these sources may be in a format retrace reads only in part:`);
+    for (const warning of summary.warnings.slice(0, 20)) {
+      output.line(`  ${warning.file} (${warning.agent}${warning.version ? ` ${warning.version}` : ''}): ${warning.reason}`);
+    }
+    if (summary.warnings.length > 20) output.line(`  … and ${summary.warnings.length - 20} more (use --json for all)`);
   }
   if (summary.errors.length > 0) {
     output.line();
@@ -127,7 +142,7 @@ export function registerIngestCommand(program: Command, ctx: CliContext): void {
     .option('--db <file>', DB_OPTION_HELP)
     .addOption(new Option('--format <format>', 'which agent wrote them').choices(FORMAT_CHOICES as string[]).default('auto'))
     .option('--no-redact', 'keep secrets (tokens, keys, passwords) instead of replacing them with [REDACTED:kind]')
-    .option('--json', 'print {sources, sessions, messages, tool_calls, redactions, skipped_unchanged, errors} only')
+    .option('--json', 'print {sources, sessions, messages, tool_calls, redactions, skipped_unchanged, errors, warnings} only')
     .addHelpText('after', examples([
       'retrace ingest sessions/',
       'retrace ingest ~/.local/share/opencode --db deploys.duckdb',

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import BetterSqlite3 from 'better-sqlite3';
 import type { FileHead } from '../adapter.js';
 
 const HEAD_BYTES = 64 * 1024;
@@ -7,20 +8,44 @@ const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
 
 export type Decompressor = (compressed: Buffer) => Buffer | null;
 
+/**
+ * The tables of a SQLite file, asked of SQLite itself: after years of migrations or a VACUUM the
+ * schema text can sit anywhere in the file, far past any head a text scan would read. Empty when
+ * the file cannot be opened as a database (damaged, encrypted, locked by an exclusive writer).
+ */
+export function sqliteTables(path: string): string[] {
+  let db: InstanceType<typeof BetterSqlite3> | null = null;
+  try {
+    db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    const rows = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all();
+    return rows.flatMap((row) => {
+      const name = typeof row === 'object' && row !== null ? Reflect.get(row, 'name') : undefined;
+      return typeof name === 'string' ? [name] : [];
+    });
+  } catch {
+    return [];
+  } finally {
+    db?.close();
+  }
+}
+
 /** Reads the first bytes of a file for format detection; decompresses .zst heads when it can. */
 export async function readFileHead(path: string, decompress?: Decompressor): Promise<FileHead> {
   const handle = await open(path, 'r');
+  let bytes: Buffer;
   try {
     const buffer = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    let bytes: Buffer = buffer.subarray(0, bytesRead);
-    if (bytes.subarray(0, 4).equals(ZSTD_MAGIC) && decompress) bytes = decompress(bytes) ?? Buffer.alloc(0);
-    return {
-      path,
-      text: bytes.toString('utf8'),
-      sqlite: bytes.subarray(0, SQLITE_MAGIC.length).toString('latin1') === SQLITE_MAGIC,
-    };
+    bytes = buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
+  if (bytes.subarray(0, 4).equals(ZSTD_MAGIC) && decompress) bytes = decompress(bytes) ?? Buffer.alloc(0);
+  const sqlite = bytes.subarray(0, SQLITE_MAGIC.length).toString('latin1') === SQLITE_MAGIC;
+  return {
+    path,
+    text: sqlite ? '' : bytes.toString('utf8'),
+    sqlite,
+    sqliteTables: sqlite ? sqliteTables(path) : [],
+  };
 }

@@ -59,7 +59,7 @@ export async function loadTree(db: Database, sessionId: string): Promise<Decisio
 export function treeJson(tree: DecisionTree): {
   session: string;
   goal: string | null;
-  candidates: { name: string; kind: CandidateKind; verdict: Verdict; reason: string; evidence: { message_ordinal: number; call_id: string }[] }[];
+  candidates: { name: string; kind: CandidateKind; framework: string | null; verdict: Verdict; reason: string; evidence: { message_ordinal: number; call_id: string }[] }[];
   pivots: { from: string; to: string; message_ordinal: number; reason: string }[];
 } {
   return {
@@ -68,6 +68,7 @@ export function treeJson(tree: DecisionTree): {
     candidates: tree.candidates.map((c) => ({
       name: c.name,
       kind: c.kind,
+      framework: c.framework,
       verdict: c.verdict,
       reason: c.reason,
       evidence: c.evidence.map((e) => ({ message_ordinal: e.message_ordinal, call_id: e.call_id })),

@@ -1,3 +1,4 @@
+import { frameworkById } from '../../query/classify/index.js';
 import type { RecordedAction, RecordedCall } from './recorded.js';
 
 /**
@@ -106,7 +107,7 @@ export function stepFacts(action: RecordedAction, call: RecordedCall, command: s
     case 'serve':
       return {
         idBase: 'serve-model',
-        guard: action.port ? `curl -sf -o /dev/null localhost:${action.port}/health` : null,
+        guard: action.port ? `curl -sf -o /dev/null localhost:${action.port}${frameworkById(action.framework)?.healthPaths[0] ?? '/health'}` : null,
         expectOutput: null,
       };
     case 'health':
