@@ -14,6 +14,7 @@ import { totalRedactions, type RedactionCounts } from '../core/redact/redact.js'
 import { redactRunItem } from '../core/redact/redact-run.js';
 import type { ResumePoint, Source } from '../core/source.js';
 import { emptySourceReport, warningsFor, type IngestWarning, type SourceReport } from '../core/warnings.js';
+import { storedLocation, storedName, type StoredName } from './stored-name.js';
 
 export interface IngestProgress {
   sourceIndex: number;
@@ -106,8 +107,8 @@ interface Plan {
 }
 
 /** Skip an unchanged source; resume a grown JSONL whose old bytes are untouched; else read it whole. */
-async function planSource(db: Database, source: Source): Promise<Plan> {
-  const state = await readSourceState(db, source.key);
+async function planSource(db: Database, source: Source, name: StoredName): Promise<Plan> {
+  const state = await readSourceState(db, name.key);
   if (!source.appendable) {
     const fingerprint = await source.fingerprint();
     if (state && state.contentHash === fingerprint && state.size === source.size) return { mode: 'skip', fingerprint };
@@ -125,16 +126,16 @@ async function planSource(db: Database, source: Source): Promise<Plan> {
 /** Bytes of an appendable transcript written per transaction (see the checkpoint case below). */
 const DEFAULT_BATCH_BYTES = 64 * 1024 * 1024;
 
-function partialState(source: Source, checkpoint: ResumePoint): SourceState {
+function partialState(source: Source, name: StoredName, checkpoint: ResumePoint): SourceState {
   // No prefix hash: should the process die before the last batch, the next ingest reads the file
   // again from the start (rows already stored are matched, not duplicated).
   return {
-    key: source.key, path: source.path, format: source.format, size: source.size, contentHash: 'partial',
+    key: name.key, path: name.path, format: source.format, size: source.size, contentHash: 'partial',
     bytesConsumed: checkpoint.offset, linesConsumed: checkpoint.line - 1, prefixHash: null,
   };
 }
 
-async function finalState(source: Source, plan: Plan, checkpoint: ResumePoint | null): Promise<SourceState> {
+async function finalState(source: Source, name: StoredName, plan: Plan, checkpoint: ResumePoint | null): Promise<SourceState> {
   const bytesConsumed = source.appendable ? (checkpoint?.offset ?? 0) : null;
   const prefixHash = !source.appendable
     ? null
@@ -142,7 +143,7 @@ async function finalState(source: Source, plan: Plan, checkpoint: ResumePoint | 
       ? plan.fingerprint
       : (await hashFile(source.path, bytesConsumed)).prefix;
   return {
-    key: source.key, path: source.path, format: source.format, size: source.size, contentHash: plan.fingerprint,
+    key: name.key, path: name.path, format: source.format, size: source.size, contentHash: plan.fingerprint,
     bytesConsumed, linesConsumed: source.appendable ? (checkpoint ? checkpoint.line - 1 : 0) : null, prefixHash,
   };
 }
@@ -204,25 +205,27 @@ export async function ingestSources(
       });
     report();
     let writer: SourceWriter | null = null;
+    const nameCounts: RedactionCounts = {};
+    const name = storedName(source, options.redact, nameCounts);
     try {
-      const plan = await planSource(db, source);
+      const plan = await planSource(db, source, name);
       if (plan.mode === 'skip') {
         summary.skipped_unchanged += 1;
         bytesDone += source.size;
         continue;
       }
-      const counts: RedactionCounts = {};
+      const counts: RedactionCounts = { ...nameCounts };
       const sessionIds = new Set<string>();
       const drift: SourceReport = emptySourceReport(source.path, source.format, plan.mode === 'replace', source.sessionId ?? null);
       const mode: WriteMode = plan.mode === 'append' && plan.resume ? { append: { fromLine: plan.resume.line } } : 'replace';
-      writer = await SourceWriter.begin(db, source.key, mode);
+      writer = await SourceWriter.begin(db, name.key, mode);
       // One session of a database, read whole: what it no longer holds leaves the store too.
       if (mode === 'replace' && source.sessionId) writer.ownsWholeSession(source.sessionId);
       let checkpoint: ResumePoint | null = plan.resume ?? null;
       let committedAt = plan.resume?.offset ?? 0;
       let lastReport = Date.now();
       const commit = async (final: boolean): Promise<void> => {
-        const state = final ? await finalState(source, plan, checkpoint) : partialState(source, checkpoint as ResumePoint);
+        const state = final ? await finalState(source, name, plan, checkpoint) : partialState(source, name, checkpoint as ResumePoint);
         const written = await (writer as SourceWriter).commit(state, totalRedactions(counts));
         addWritten(summary, written, counts);
         for (const kind of Object.keys(counts)) delete counts[kind];
@@ -248,11 +251,13 @@ export async function ingestSources(
             break;
           }
           case 'unknown':
-            writer.addUnknown(options.redact ? redactUnknownItem(item, counts) : item);
+            writer.addUnknown(options.redact ? { ...redactUnknownItem(item, counts), location: storedLocation(item.location, true, counts) } : item);
             summary.unknown_records += 1;
             break;
           case 'problem': {
-            const problem: ProblemItem = options.redact ? { ...item, message: redactProblemMessage(item.message, counts) } : item;
+            const problem: ProblemItem = options.redact
+              ? { ...item, message: redactProblemMessage(item.message, counts), location: storedLocation(item.location, true, counts) }
+              : item;
             writer.addProblem(problem);
             summary.errors.push(toError(problem.location, problem.message));
             break;
@@ -264,7 +269,7 @@ export async function ingestSources(
             if (source.appendable && checkpoint.offset - committedAt >= (options.batchBytes ?? DEFAULT_BATCH_BYTES)) {
               await commit(false);
               committedAt = checkpoint.offset;
-              writer = await SourceWriter.begin(db, source.key, { append: { fromLine: checkpoint.line } }, writer);
+              writer = await SourceWriter.begin(db, name.key, { append: { fromLine: checkpoint.line } }, writer);
             }
             break;
           case 'run':
@@ -287,7 +292,7 @@ export async function ingestSources(
       summary.failed_sources += 1;
       if (error instanceof StoreError) summary.store_failures += 1;
       const message = error instanceof Error ? error.message : String(error);
-      summary.errors.push({ file: source.path, line: null, path: null, message: `not ingested: ${message}` });
+      summary.errors.push({ file: name.path, line: null, path: null, message: `not ingested: ${options.redact ? redactProblemMessage(message, {}) : message}` });
     }
     bytesDone += source.size;
   }
