@@ -80,7 +80,10 @@ export function countClaude(text) {
             interrupted: typeof sidecar === 'object' && sidecar !== null && sidecar.interrupted === true,
           });
         }
-      } else if (record.isMeta !== true) {
+      } else if (record.isMeta === true) {
+        // Context Claude Code injects (`<local-command-caveat>`): kept as a `system` message, never a request.
+        tally.messages += 1;
+      } else {
         tally.messages += 1;
         const typed = typedText(record);
         if (tally.firstRequest === null && isRequest(typed)) tally.firstRequest = clip(typed);

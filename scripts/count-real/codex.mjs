@@ -72,10 +72,15 @@ export function countCodex(text) {
     const fromModel = RESPONSE_TYPES.has(item.type) || (item.type === 'message' && item.role === 'assistant');
     if (fromModel && !inResponse) tally.messages += 1;
     inResponse = fromModel || (inResponse && !OUTPUT_TYPES.has(item.type) && item.type !== 'message');
-    if (item.type === 'message' && item.role === 'user') {
-      const said = messageText(item).trim();
-      if (INJECTED_USER.some((re) => re.test(said))) continue;
+    if (item.type === 'message' && (item.role === 'developer' || item.role === 'system')) {
+      // Instructions Codex writes for the model: kept by retrace as a `system` message (COUNTING.md).
       tally.messages += 1;
+    } else if (item.type === 'message' && item.role === 'user') {
+      const said = messageText(item).trim();
+      // Context Codex writes itself is still a record of the conversation: retrace keeps it as a
+      // `system` message (COUNTING.md); it is never the user's request.
+      tally.messages += 1;
+      if (INJECTED_USER.some((re) => re.test(said))) continue;
       if (tally.firstRequest === null && substantive(said) && !said.startsWith('<turn_aborted>')) tally.firstRequest = clip(said);
     } else if (CALL_TYPES.has(item.type)) {
       const name = item.type === 'local_shell_call' ? 'local_shell' : item.type === 'web_search_call' ? 'web_search' : item.name;

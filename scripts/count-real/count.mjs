@@ -9,7 +9,7 @@
 // means is written down in test/fixtures/real/COUNTING.md; deploys and first requests are human
 // judgements kept in judgement.json beside this file.
 /* global console, URL */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -43,12 +43,29 @@ export function fixtures() {
   return found.map((f) => ({ ...f, key: key(f.path) }));
 }
 
+/** A Claude Code session file's own subagent transcripts (`<dir>/<session>/subagents/*.jsonl`), which ingest reads with it. */
+function subagentFiles(path) {
+  if (path.includes(`${sep}subagents${sep}`)) return [];
+  const folder = join(path.slice(0, -'.jsonl'.length), 'subagents');
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder).filter((name) => name.endsWith('.jsonl')).sort().map((name) => join(folder, name));
+}
+
+/** Adds a second tally's counts to the first (the first keeps its first request). */
+function addTally(into, more) {
+  for (const field of ['sessions', 'messages', 'tool_calls', 'shell_calls', 'timeouts', 'duration_ms']) into[field] += more[field];
+  for (const [code, n] of more.exitCodes) into.exitCodes.set(code, (into.exitCodes.get(code) ?? 0) + n);
+  return into;
+}
+
 function countOne(fixture) {
   if (fixture.agent === 'opencode') {
     return fixture.exported ? countOpencodeExport(readFileSync(fixture.path, 'utf8')) : countOpencodeTree(fixture.path);
   }
   const text = readFileSync(fixture.path, 'utf8');
-  return fixture.agent === 'claude' ? countClaude(text) : countCodex(text);
+  if (fixture.agent === 'codex') return countCodex(text);
+  // Ingesting a Claude Code session file reads its subagents folder too (README), so they count with it.
+  return subagentFiles(fixture.path).reduce((tally, file) => addTally(tally, countClaude(readFileSync(file, 'utf8'))), countClaude(text));
 }
 
 /** The counts of every fixture, merged with the human judgements; throws when a judgement is missing. */

@@ -93,9 +93,9 @@ export function completeCall(call: ToolCallRecord, rawOutput: unknown, at: numbe
   const text = outputText(rawOutput);
   const parsed = parseExecOutput(text);
   const facts = resultFacts(call.tool, text);
-  const finished = parsed.runningSession === null;
   const body = parsed.body === '' && end?.output ? end.output : parsed.body;
-  const time = runTime(call, at, finished ? (end?.durationMs ?? parsed.wallTimeMs) : null);
+  // A poll that finds its process still running took its own wall time (the wait it asked for).
+  const time = runTime(call, at, end?.durationMs ?? parsed.wallTimeMs);
   return {
     runningSession: parsed.runningSession,
     call: {

@@ -12,7 +12,7 @@ import {
   type Part,
   type SessionInfo,
 } from './schema.js';
-import { SHELL_TOOLS, STOPPED_ERROR, timeoutMarked } from './tool-outcome.js';
+import { ranOutItsTimeout, SHELL_TOOLS, STOPPED_ERROR, timeoutMarked } from './tool-outcome.js';
 import { errorText, numberOrNull } from './values.js';
 import { describeIssues, pickUnknown } from '../validation.js';
 
@@ -32,7 +32,12 @@ function toolCallOf(sessionId: string, messageId: string, part: Part): ToolCallR
     SHELL_TOOLS.has(part.tool ?? '') && typeof (input as { command?: unknown }).command === 'string'
       ? (input as { command: string }).command
       : null;
-  const timedOut = timeoutMarked(output) || (state?.status === 'error' && STOPPED_ERROR.test(state.error ?? ''));
+  const durationMs = start !== null && end !== null ? Math.max(0, end - start) : null;
+  const exitCode = numberOrNull(metadata['exit']);
+  const timedOut =
+    timeoutMarked(output) ||
+    (state?.status === 'error' && STOPPED_ERROR.test(state.error ?? '')) ||
+    (command !== null && ranOutItsTimeout(input, exitCode, durationMs));
   const extra = pickUnknown(part, new Set(['id', 'type', 'sessionID', 'messageID', 'callID', 'tool', 'state']));
   const stateExtra = state ? pickUnknown(state, new Set(['status', 'input', 'output', 'error', 'title', 'time', 'raw'])) : null;
   return {
@@ -47,8 +52,8 @@ function toolCallOf(sessionId: string, messageId: string, part: Part): ToolCallR
     title: state?.title ?? null,
     startedAt: start,
     endedAt: end,
-    durationMs: start !== null && end !== null ? Math.max(0, end - start) : null,
-    exitCode: numberOrNull(metadata['exit']),
+    durationMs,
+    exitCode,
     timedOut,
     truncated: metadata['truncated'] === true,
     parallelGroup: null,

@@ -38,3 +38,12 @@ export function exitFromNotice(output: string | null): number | null {
 
 /** opencode names its shell tool `bash` in 1.x and `shell` from 1.17 and in 2.x (imports rename it too). */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'shell']);
+
+/**
+ * A shell call killed by the timeout it was given, where the release wrote no marker (0.x): no exit
+ * code, and it ran at least as long as its `timeout` input allowed.
+ */
+export function ranOutItsTimeout(input: unknown, exitCode: number | null, durationMs: number | null): boolean {
+  const timeout = typeof input === 'object' && input !== null ? (input as { timeout?: unknown }).timeout : undefined;
+  return typeof timeout === 'number' && timeout > 0 && exitCode === null && durationMs !== null && durationMs >= timeout;
+}
