@@ -8,6 +8,8 @@ export interface FileHead {
   text: string;
   /** The file starts with the SQLite header. */
   sqlite: boolean;
+  /** Why the file cannot be read at all (a corrupt or oversized .zst), when it cannot. */
+  problem?: string;
 }
 
 /** One agent's knowledge of where its transcripts live and how they look; nothing of the store. */

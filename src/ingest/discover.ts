@@ -40,6 +40,10 @@ export async function discoverSources(paths: readonly string[], options: Discove
       problems.push({ kind: 'problem', message: `cannot read: ${(error as Error).message}`, location: { file: path } });
       return;
     }
+    if (head.problem) {
+      problems.push({ kind: 'problem', message: head.problem, location: { file: path } });
+      return;
+    }
     for (const adapter of adapters) {
       const format = adapter.detect(head);
       if (!format) continue;

@@ -2,10 +2,13 @@ import { open } from 'node:fs/promises';
 import type { FileHead } from '../adapter.js';
 
 const HEAD_BYTES = 64 * 1024;
+/** Enough compressed input for a whole first block (≤ 128 KiB compressed) whatever its ratio. */
+const COMPRESSED_HEAD_BYTES = 256 * 1024;
 const SQLITE_MAGIC = 'SQLite format 3\0';
 const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
 
-export type Decompressor = (compressed: Buffer) => Buffer | null;
+/** Decompresses the head of a .zst file (`wholeFile`: it is the entire file), within a bound. */
+export type Decompressor = (compressed: Buffer, wholeFile: boolean) => { bytes: Buffer; problem: string | null };
 
 /** Reads the first bytes of a file for format detection; decompresses .zst heads when it can. */
 export async function readFileHead(path: string, decompress?: Decompressor): Promise<FileHead> {
@@ -14,11 +17,19 @@ export async function readFileHead(path: string, decompress?: Decompressor): Pro
     const buffer = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
     let bytes: Buffer = buffer.subarray(0, bytesRead);
-    if (bytes.subarray(0, 4).equals(ZSTD_MAGIC) && decompress) bytes = decompress(bytes) ?? Buffer.alloc(0);
+    let problem: string | undefined;
+    if (bytes.subarray(0, 4).equals(ZSTD_MAGIC) && decompress) {
+      const compressed = Buffer.alloc(COMPRESSED_HEAD_BYTES);
+      const { bytesRead: compressedRead } = await handle.read(compressed, 0, COMPRESSED_HEAD_BYTES, 0);
+      const head = decompress(compressed.subarray(0, compressedRead), compressedRead < COMPRESSED_HEAD_BYTES);
+      bytes = head.bytes.subarray(0, HEAD_BYTES);
+      problem = head.problem ?? undefined;
+    }
     return {
       path,
       text: bytes.toString('utf8'),
       sqlite: bytes.subarray(0, SQLITE_MAGIC.length).toString('latin1') === SQLITE_MAGIC,
+      ...(problem ? { problem } : {}),
     };
   } finally {
     await handle.close();
