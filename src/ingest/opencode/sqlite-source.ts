@@ -4,6 +4,7 @@ import { hashStrings } from '../../core/io/hash.js';
 import type { IngestItem } from '../../core/model.js';
 import type { Source } from '../../core/source.js';
 import { OpencodeSessionBuilder } from './convert.js';
+import { parseJson } from '../../core/json-depth.js';
 
 /**
  * opencode ≥ 1.2 keeps sessions in SQLite (`opencode.db`): tables `session`, `message` and `part`,
@@ -28,7 +29,7 @@ const SNAKE_TO_INFO: Record<string, string> = {
 function parseData(row: Row): { value: Record<string, unknown> } | { error: string } {
   if (typeof row['data'] !== 'string') return { value: {} };
   try {
-    const value = JSON.parse(row['data']) as unknown;
+    const value = parseJson(row['data']);
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'data is not a JSON object' };
     return { value: value as Record<string, unknown> };
   } catch (error) {
@@ -40,7 +41,7 @@ function parseData(row: Row): { value: Record<string, unknown> } | { error: stri
 function columnValue(value: unknown): unknown {
   if (typeof value !== 'string' || !/^[[{]/.test(value)) return value;
   try {
-    return JSON.parse(value) as unknown;
+    return parseJson(value);
   } catch {
     return value;
   }
