@@ -2,6 +2,7 @@ import { StoreError } from './errors.js';
 import { readSourceState } from './sources.js';
 import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode } from './source-writer.js';
 import type { Database } from './database.js';
+import { boundMessageItem, boundUnknownItem } from '../core/bounded-text.js';
 import { hashFile } from '../core/io/hash.js';
 import type { IngestItem, Location, ProblemItem } from '../core/model.js';
 import {
@@ -61,6 +62,8 @@ export interface IngestSummary {
   store_failures: number;
   unknown_records: number;
   unknown_fields: Record<string, number>;
+  /** Texts over 16 MiB kept as their head and tail (their records say so in `extra.retrace_cut`). */
+  texts_cut: number;
   errors: IngestError[];
   derive_failures: SessionFailure[];
 }
@@ -81,6 +84,7 @@ export function emptySummary(): IngestSummary {
     store_failures: 0,
     unknown_records: 0,
     unknown_fields: {},
+    texts_cut: 0,
     errors: [],
     derive_failures: [],
   };
@@ -203,16 +207,21 @@ export async function ingestSources(
             break;
           }
           case 'message': {
-            const message = options.redact ? redactMessageItem(item, counts) : item;
+            const bounded = boundMessageItem(options.redact ? redactMessageItem(item, counts) : item);
+            summary.texts_cut += bounded.cut;
+            const message = bounded.item;
             await writer.addMessage(message.message, message.toolCalls);
             sessionIds.add(message.message.sessionId);
             messagesSeen += 1;
             break;
           }
-          case 'unknown':
-            writer.addUnknown(options.redact ? redactUnknownItem(item, counts) : item);
+          case 'unknown': {
+            const bounded = boundUnknownItem(options.redact ? redactUnknownItem(item, counts) : item);
+            summary.texts_cut += bounded.cut;
+            writer.addUnknown(bounded.item);
             summary.unknown_records += 1;
             break;
+          }
           case 'problem': {
             const problem: ProblemItem = options.redact ? { ...item, message: redactProblemMessage(item.message, counts) } : item;
             writer.addProblem(problem);

@@ -96,6 +96,12 @@ function printSummary(summary: IngestSummary, found: number, dbPath: string, ela
   if (summary.messages_updated + summary.tool_calls_updated > 0) {
     output.line(`Updated in place: ${summary.messages_updated} messages, ${summary.tool_calls_updated} tool calls (sessions that grew).`);
   }
+  if (summary.texts_cut > 0) {
+    output.line(
+      `Kept the first and last 4 Mi characters of ${summary.texts_cut} text${summary.texts_cut === 1 ? '' : 's'} over 16 MiB ` +
+        '(full size and SHA-256 in the text and in extra.retrace_cut; truncated is set on such tool calls).',
+    );
+  }
   if (summary.errors.length > 0) {
     output.line();
     const rest = summary.sources + summary.skipped_unchanged > 0 ? '; everything else was ingested' : '';
