@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { describeOpenFailure, QueryError, StoreError } from './errors.js';
-import { migrate } from './migrations.js';
+import { LATEST_SCHEMA_VERSION, migrate } from './migrations.js';
 import { toRow, type Row } from './values.js';
 
 export interface OpenOptions {
@@ -40,6 +40,8 @@ export const BULK_WRITE_MEMORY_LIMIT = '128MB';
 
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
 
+type SchemaState = 'current' | 'outdated' | 'empty';
+
 /**
  * One retrace store: a DuckDB file with retrace's schema. One instance and one connection per
  * Store; queries on it never overlap (DuckDB connections are not for concurrent use).
@@ -58,6 +60,10 @@ export class Database {
     const readOnly = options.readOnly ?? false;
     if (readOnly && path !== ':memory:' && !existsSync(path)) {
       throw new StoreError(`no store at ${path}: run \`retrace ingest\` first (or pass --db FILE)`);
+    }
+    if (path !== ':memory:' && interruptedCreation(path)) {
+      if (readOnly) return Database.reopenUpgraded(path, options);
+      unlinkSync(path);
     }
     if (!readOnly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const settings: Record<string, string> = {};
@@ -78,14 +84,26 @@ export class Database {
     }
     const connection = await instance.connect();
     const database = new Database(path, instance, connection, readOnly);
+    let schema: SchemaState;
     try {
       if (!readOnly) await migrate(database);
-      else await database.assertSchema();
+      schema = readOnly ? await database.schemaState() : 'current';
     } catch (error) {
       database.close();
       throw error;
     }
-    return database;
+    if (schema === 'current') return database;
+    database.close();
+    return Database.reopenUpgraded(path, options);
+  }
+
+  /**
+   * A store with no schema yet (its creation was interrupted) or an older one: a reader cannot
+   * migrate, so it is brought up to date through a short read-write open first.
+   */
+  private static async reopenUpgraded(path: string, options: OpenOptions): Promise<Database> {
+    (await Database.open(path, { memoryLimit: options.memoryLimit })).close();
+    return Database.open(path, options);
   }
 
   /** Runs statements one after another on the single connection. */
@@ -168,9 +186,12 @@ export class Database {
     return Number(value ?? 0);
   }
 
-  private async assertSchema(): Promise<void> {
-    const tables = await this.all(`SELECT table_name FROM information_schema.tables WHERE table_name = 'retrace_meta'`);
-    if (tables.length === 0) throw new StoreError(`${this.path} is a DuckDB file but not a retrace store (no retrace_meta table)`);
+  /** Whether a store opened read-only can be read as it is; throws for a DuckDB file that is not a store. */
+  private async schemaState(): Promise<SchemaState> {
+    const tables = (await this.all(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'`)).map((row) => String(row['table_name']));
+    if (tables.length === 0) return 'empty';
+    if (!tables.includes('retrace_meta')) throw new StoreError(`${this.path} is a DuckDB file but not a retrace store (no retrace_meta table)`);
+    return (await this.schemaVersion()) < LATEST_SCHEMA_VERSION ? 'outdated' : 'current';
   }
 
   close(): void {
@@ -180,6 +201,12 @@ export class Database {
       this.instance.closeSync();
     }
   }
+}
+
+/** An empty file with no WAL: DuckDB was killed between creating the file and writing its header. */
+function interruptedCreation(path: string): boolean {
+  const info = statSync(path, { throwIfNoEntry: false });
+  return info !== undefined && info.isFile() && info.size === 0 && !existsSync(`${path}.wal`);
 }
 
 function messageOf(error: unknown): string {

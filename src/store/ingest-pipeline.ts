@@ -29,6 +29,8 @@ export interface IngestOptions {
   onProgress?: (progress: IngestProgress) => void;
   /** Bytes of an appendable transcript per transaction (default 64 MB). */
   batchBytes?: number;
+  /** Called as each source is committed, before its sessions are derived. */
+  onSourceStored?: (source: Source, index: number, count: number) => void;
   /** Called after each committed source with the sessions it touched (derived tables hook here). */
   onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<readonly SessionFailure[] | void>;
 }
@@ -66,6 +68,8 @@ export interface IngestSummary {
   texts_cut: number;
   errors: IngestError[];
   derive_failures: SessionFailure[];
+  /** Sessions an earlier, interrupted ingest stored but never derived: derived by this one. */
+  derived_left_over: number;
 }
 
 export function emptySummary(): IngestSummary {
@@ -87,6 +91,7 @@ export function emptySummary(): IngestSummary {
     texts_cut: 0,
     errors: [],
     derive_failures: [],
+    derived_left_over: 0,
   };
 }
 
@@ -249,6 +254,7 @@ export async function ingestSources(
       }
       await commit(true);
       writer = null;
+      options.onSourceStored?.(source, index, sources.length);
       summary.sources += 1;
       if (plan.mode === 'append') summary.resumed += 1;
       if (options.onSessionsWritten && sessionIds.size > 0) summary.derive_failures.push(...((await options.onSessionsWritten(db, [...sessionIds])) ?? []));

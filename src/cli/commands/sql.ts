@@ -1,7 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
 import { resolveDbPath } from '../db-path.js';
-import { QueryError } from '../../store/errors.js';
+import { DERIVED_TABLES } from '../../store/derived-writer.js';
+import { QueryError, StoreError } from '../../store/errors.js';
+import { withDerivedSessions } from '../derived-store.js';
 import { DEFAULT_USER_QUERY_LIMITS, leadingKeyword, looksLikeQuery, READ_ONLY_STATEMENTS, runUserQuery } from '../../store/user-query.js';
 import { JobFailedError, UsageError } from '../errors.js';
 import { renderCsv } from '../format/csv.js';
@@ -50,11 +52,29 @@ function explain(error: QueryError, query: string, options: SqlOptions): Error {
   }
 }
 
+/** A query that may read the derived tables (a mention in a string literal only costs a check). */
+const DERIVED_TABLE = new RegExp(`\\b(?:${[...DERIVED_TABLES, 'derive_failures'].join('|')})\\b`, 'i');
+
+/**
+ * Sessions an interrupted ingest left underived (or derived by other rules) are derived before a
+ * query reads the derived tables, by retrace itself through a short read-write open; the query
+ * still runs read-only. A store another process holds open is queried as it is, with a warning.
+ */
+async function deriveFirst(db: string, output: Output): Promise<void> {
+  try {
+    await withDerivedSessions(output, db, async () => null, async () => undefined);
+  } catch (error) {
+    if (!(error instanceof StoreError) || !/locked/.test(error.message)) throw error;
+    output.warn(`retrace: the derived tables may lag behind (${error.message})`);
+  }
+}
+
 /**
  * Runs one read-only query: the store cannot be changed, no other file read (unless --allow-files),
  * no extension fetched, and a runaway query is stopped by --timeout and --memory-limit.
  */
 export async function sqlCommand(query: string, options: SqlOptions, output: Output): Promise<number> {
+  if (DERIVED_TABLE.test(query)) await deriveFirst(options.db, output);
   let result;
   try {
     result = await runUserQuery(options.db, query, {
