@@ -94,7 +94,8 @@ export async function storageSources(storage: string): Promise<Source[]> {
   const sessionRoot = join(storage, 'session');
   let projects: string[] = [];
   try {
-    projects = readdirSync(sessionRoot, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    // A project folder may be a symbolic link (statSync follows it).
+    projects = readdirSync(sessionRoot).filter((name) => statSync(join(sessionRoot, name), { throwIfNoEntry: false })?.isDirectory()).sort();
   } catch {
     return [];
   }
