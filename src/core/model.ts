@@ -17,6 +17,16 @@ export const FORMATS = [
 ] as const;
 export type SourceFormat = (typeof FORMATS)[number];
 
+/** The agent that writes each format: a source's sessions are that agent's. */
+export const FORMAT_AGENT: Readonly<Record<SourceFormat, Agent>> = {
+  'opencode-export': 'opencode',
+  'opencode-storage': 'opencode',
+  'opencode-sqlite': 'opencode',
+  'claude-jsonl': 'claude',
+  'codex-jsonl': 'codex',
+  'retrace-runlog': 'retrace',
+};
+
 /** Where a record came from, precise enough for a user to open the file at that place. */
 export interface Location {
   file: string;

@@ -1,10 +1,11 @@
 import { StoreError } from './errors.js';
 import { readSourceState } from './sources.js';
+import { SessionIdentity, type RenamedSession } from './session-identity.js';
 import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode } from './source-writer.js';
 import type { Database } from './database.js';
 import { boundMessageItem, boundUnknownItem } from '../core/bounded-text.js';
 import { hashFile } from '../core/io/hash.js';
-import type { IngestItem, Location, ProblemItem } from '../core/model.js';
+import { FORMAT_AGENT, type IngestItem, type Location, type ProblemItem } from '../core/model.js';
 import {
   redactMessageItem,
   redactProblemMessage,
@@ -70,6 +71,8 @@ export interface IngestSummary {
   derive_failures: SessionFailure[];
   /** Sessions an earlier, interrupted ingest stored but never derived: derived by this one. */
   derived_left_over: number;
+  /** Sessions whose id another agent's session held already: stored as `<agent>:<id>`. */
+  renamed_sessions: RenamedSession[];
 }
 
 export function emptySummary(): IngestSummary {
@@ -92,6 +95,7 @@ export function emptySummary(): IngestSummary {
     errors: [],
     derive_failures: [],
     derived_left_over: 0,
+    renamed_sessions: [],
   };
 }
 
@@ -165,6 +169,7 @@ export async function ingestSources(
   summary: IngestSummary = emptySummary(),
 ): Promise<IngestSummary> {
   const bytesTotal = sources.reduce((sum, source) => sum + source.size, 0);
+  const identity = new SessionIdentity(db);
   let bytesDone = 0;
   let messagesSeen = 0;
   for (const [index, source] of sources.entries()) {
@@ -199,8 +204,9 @@ export async function ingestSources(
         addWritten(summary, written, counts);
         for (const kind of Object.keys(counts)) delete counts[kind];
       };
+      const agent = FORMAT_AGENT[source.format];
       for await (const raw of source.read(plan.resume)) {
-        const item: IngestItem = raw;
+        const item: IngestItem = await identity.apply(raw, agent, source.path);
         switch (item.kind) {
           case 'session': {
             const session = options.redact ? redactSessionItem(item, counts) : item;
@@ -267,6 +273,7 @@ export async function ingestSources(
     }
     bytesDone += source.size;
   }
+  summary.renamed_sessions.push(...identity.renamed);
   options.onProgress?.({
     sourceIndex: sources.length,
     sourceCount: sources.length,

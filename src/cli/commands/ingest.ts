@@ -109,6 +109,11 @@ function printSummary(summary: IngestSummary, found: number, dbPath: string, ela
     }
     if (summary.errors.length > 20) output.line(`  … and ${summary.errors.length - 20} more (use --json for all)`);
   }
+  if (summary.renamed_sessions.length > 0) {
+    output.line();
+    output.line(`Stored under an agent-qualified id, because another agent's session already had the id (${summary.renamed_sessions.length}):`);
+    for (const renamed of summary.renamed_sessions.slice(0, 20)) output.line(`  ${renamed.id} (${renamed.agent}, ${renamed.file}) → ${renamed.stored_as}`);
+  }
   if (summary.derived_left_over > 0) {
     output.line(`Derived the decision trees of ${summary.derived_left_over} sessions an interrupted ingest had stored without them.`);
   }
