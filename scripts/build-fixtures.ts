@@ -2045,8 +2045,9 @@ function main(): void {
     for (const out of [...codexMain(), codexLegacy(), codexCompressed()]) write(out);
   }
   const counts: Counts[] = [];
-  for (const f of listFiles(join(FIXTURES, 'claude'))) counts.push(checkClaude(f, readLines(f)));
-  for (const f of listFiles(join(FIXTURES, 'codex'))) counts.push(checkCodex(f, readLines(f)));
+  // drift/ (scripts/build-drift-fixtures.ts) holds single-shape files of other versions, checked by their own tests.
+  for (const f of listFiles(join(FIXTURES, 'claude', 'projects'))) counts.push(checkClaude(f, readLines(f)));
+  for (const f of listFiles(join(FIXTURES, 'codex', 'sessions'))) counts.push(checkCodex(f, readLines(f)));
   const table = countsTable(counts);
   if (!checkOnly) {
     for (const agent of ['claude', 'codex'] as const) {

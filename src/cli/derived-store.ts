@@ -1,6 +1,7 @@
 import type { Database } from '../store/database.js';
 import { withDerivedStore } from '../query/derive.js';
 import type { Output } from './output.js';
+import { warnActiveRuleProblems } from './rule-problems.js';
 
 /**
  * `withDerivedStore` for a command: sessions whose trees are missing (an interrupted ingest stored
@@ -14,7 +15,10 @@ export function withDerivedSessions<T>(
   select: (db: Database) => Promise<readonly string[] | null>,
   work: (db: Database) => Promise<T>,
 ): Promise<T> {
-  return withDerivedStore(path, select, work, {
+  return withDerivedStore(path, select, async (db) => {
+    warnActiveRuleProblems(output);
+    return work(db);
+  }, {
     onProgress: (done, total) => {
       if (done === 0 && total > 0) {
         output.warn(`retrace: deriving the decision trees of ${total} session${total === 1 ? '' : 's'} first (not derived yet, or by other rules)`);

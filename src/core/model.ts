@@ -17,16 +17,6 @@ export const FORMATS = [
 ] as const;
 export type SourceFormat = (typeof FORMATS)[number];
 
-/** The agent that writes each format: a source's sessions are that agent's. */
-export const FORMAT_AGENT: Readonly<Record<SourceFormat, Agent>> = {
-  'opencode-export': 'opencode',
-  'opencode-storage': 'opencode',
-  'opencode-sqlite': 'opencode',
-  'claude-jsonl': 'claude',
-  'codex-jsonl': 'codex',
-  'retrace-runlog': 'retrace',
-};
-
 /** Where a record came from, precise enough for a user to open the file at that place. */
 export interface Location {
   file: string;
@@ -111,6 +101,8 @@ export interface SessionItem {
   location: Location;
   /** Fields of a shape retrace does not model, by `record.field` name: kept in `extra`, counted here. */
   unknownFields?: Record<string, number>;
+  /** The agent's version as the source states it (Claude Code `version`, Codex `cli_version`, opencode's session `version`), for drift reports. */
+  agentVersion?: string | null;
 }
 
 /** A record of a shape retrace does not know: kept raw and counted, never fatal. */
@@ -121,6 +113,11 @@ export interface UnknownItem {
   what: string;
   raw: string;
   location: Location;
+  /**
+   * A kind the adapter knows and keeps raw on purpose (Claude Code's `progress` lines, a command
+   * the user ran with no call to attach to): stored like any other, but no sign of format drift.
+   */
+  expected?: boolean;
 }
 
 /** Bad input: reported with its place, everything around it still ingests. */

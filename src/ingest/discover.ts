@@ -4,6 +4,7 @@ import type { Adapter } from './adapter.js';
 import { readFileHead, type Decompressor } from './io/file-head.js';
 import type { Agent, ProblemItem } from '../core/model.js';
 import type { Source } from '../core/source.js';
+import { agentOfFormat, type IngestWarning } from '../core/warnings.js';
 
 export type FormatChoice = 'auto' | Agent;
 
@@ -11,6 +12,8 @@ export interface Discovery {
   sources: Source[];
   /** Paths that could not be read at all (missing, unreadable, not a transcript). */
   problems: ProblemItem[];
+  /** Sources found but not read, and why (a compressed twin of a plain transcript). */
+  warnings: IngestWarning[];
 }
 
 /** File names worth opening while walking a folder; others are never read. */
@@ -28,6 +31,7 @@ export async function discoverSources(paths: readonly string[], options: Discove
   const adapters = options.format === 'auto' ? options.adapters : options.adapters.filter((a) => a.agent === options.format);
   const found = new Map<string, Source>();
   const problems: ProblemItem[] = [];
+  const versions = new Map<string, string | null>();
   const add = (sources: Source[]): void => {
     for (const source of sources) if (!found.has(source.key)) found.set(source.key, source);
   };
@@ -44,9 +48,13 @@ export async function discoverSources(paths: readonly string[], options: Discove
       problems.push({ kind: 'problem', message: head.problem, location: { file: path } });
       return;
     }
+    // A file the user named under `--format <agent>` is read as that agent's even when its
+    // content does not look like it: the user's word wins over detection.
+    const forced = explicit && options.format !== 'auto' && adapters.length === 1;
     for (const adapter of adapters) {
-      const format = adapter.detect(head);
+      const format = adapter.detect(head) ?? (forced ? (adapter.assume?.(head) ?? null) : null);
       if (!format) continue;
+      versions.set(path, adapter.versionOf?.(head) ?? null);
       try {
         add(await adapter.sourcesForFile(path, format));
       } catch (error) {
@@ -90,7 +98,13 @@ export async function discoverSources(paths: readonly string[], options: Discove
     if (walkedDirs.has(real)) return;
     walkedDirs.add(real);
     for (const adapter of adapters) {
-      const layout = await adapter.sourcesForLayout?.(dir);
+      let layout: Source[] | null | undefined;
+      try {
+        layout = await adapter.sourcesForLayout?.(dir);
+      } catch (error) {
+        problems.push({ kind: 'problem', message: `cannot read as ${adapter.agent} data: ${(error as Error).message}`, location: { file: dir } });
+        return;
+      }
       if (layout) {
         add(layout);
         return;
@@ -122,7 +136,30 @@ export async function discoverSources(paths: readonly string[], options: Discove
       await detectFile(path, true);
     }
   }
-  return { sources: [...found.values()], problems };
+  const warnings = dropCompressedTwins(found, versions);
+  return { sources: [...found.values()], problems, warnings };
+}
+
+/**
+ * A transcript and its `.zst` twin (`x.jsonl` beside `x.jsonl.zst`: a copy, or a compression
+ * that did not remove the original) are one session: the plain file is read (it is the one an
+ * agent may still append to), the twin is named in a warning, not read.
+ */
+function dropCompressedTwins(found: Map<string, Source>, versions: ReadonlyMap<string, string | null>): IngestWarning[] {
+  const warnings: IngestWarning[] = [];
+  for (const [key, source] of found) {
+    if (!/\.zst$/i.test(key)) continue;
+    const plain = found.get(key.slice(0, -4));
+    if (!plain || plain.format !== source.format) continue;
+    found.delete(key);
+    warnings.push({
+      file: source.path,
+      agent: agentOfFormat(source.format),
+      version: versions.get(source.path) ?? null,
+      reason: `same session as ${plain.path} (its uncompressed twin): read once, from that file`,
+    });
+  }
+  return warnings;
 }
 
 /** The agents' default locations that exist on this machine, plus ./sessions. */

@@ -5,7 +5,7 @@ import type { Row } from '../store/values.js';
 import { SessionClassifier, type ActionRecord, type CallRecord, type CommandRecord } from './classify/index.js';
 import { buildTree } from './tree/build.js';
 import { derivedRows } from './derived-rows.js';
-import { rulesFingerprint } from './rules-fingerprint.js';
+import { rulesFingerprint } from './rules/active.js';
 import type { DecisionTree, DelegatedText, TreeMessage } from './tree/types.js';
 
 /**

@@ -5,7 +5,7 @@ import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode 
 import type { Database } from './database.js';
 import { boundMessageItem, boundUnknownItem } from '../core/bounded-text.js';
 import { hashFile } from '../core/io/hash.js';
-import { FORMAT_AGENT, type IngestItem, type Location, type ProblemItem } from '../core/model.js';
+import type { IngestItem, Location, ProblemItem } from '../core/model.js';
 import {
   redactMessageItem,
   redactProblemMessage,
@@ -15,6 +15,8 @@ import {
 import { totalRedactions, type RedactionCounts } from '../core/redact/redact.js';
 import { redactRunItem } from '../core/redact/redact-run.js';
 import type { ResumePoint, Source } from '../core/source.js';
+import { agentOfFormat, emptySourceReport, warningsFor, type IngestWarning, type SourceReport } from '../core/warnings.js';
+import { storedLocation, storedName, type StoredName } from './stored-name.js';
 
 export interface IngestProgress {
   sourceIndex: number;
@@ -56,6 +58,9 @@ export interface IngestSummary {
   tool_calls: number;
   messages_updated: number;
   tool_calls_updated: number;
+  /** Rows a re-read database session no longer holds (deleted or merged by the agent), removed. */
+  messages_removed: number;
+  tool_calls_removed: number;
   redactions: number;
   redactions_by_kind: RedactionCounts;
   skipped_unchanged: number;
@@ -73,6 +78,8 @@ export interface IngestSummary {
   derived_left_over: number;
   /** Sessions whose id another agent's session held already: stored as `<agent>:<id>`. */
   renamed_sessions: RenamedSession[];
+  /** Sources that read without error but look like format drift (src/core/warnings.ts), and twins read once. */
+  warnings: IngestWarning[];
 }
 
 export function emptySummary(): IngestSummary {
@@ -83,6 +90,8 @@ export function emptySummary(): IngestSummary {
     tool_calls: 0,
     messages_updated: 0,
     tool_calls_updated: 0,
+    messages_removed: 0,
+    tool_calls_removed: 0,
     redactions: 0,
     redactions_by_kind: {},
     skipped_unchanged: 0,
@@ -96,6 +105,7 @@ export function emptySummary(): IngestSummary {
     derive_failures: [],
     derived_left_over: 0,
     renamed_sessions: [],
+    warnings: [],
   };
 }
 
@@ -110,8 +120,8 @@ interface Plan {
 }
 
 /** Skip an unchanged source; resume a grown JSONL whose old bytes are untouched; else read it whole. */
-async function planSource(db: Database, source: Source): Promise<Plan> {
-  const state = await readSourceState(db, source.key);
+async function planSource(db: Database, source: Source, name: StoredName): Promise<Plan> {
+  const state = await readSourceState(db, name.key);
   if (!source.appendable) {
     const fingerprint = await source.fingerprint();
     if (state && state.contentHash === fingerprint && state.size === source.size) return { mode: 'skip', fingerprint };
@@ -129,16 +139,16 @@ async function planSource(db: Database, source: Source): Promise<Plan> {
 /** Bytes of an appendable transcript written per transaction (see the checkpoint case below). */
 const DEFAULT_BATCH_BYTES = 64 * 1024 * 1024;
 
-function partialState(source: Source, checkpoint: ResumePoint): SourceState {
+function partialState(source: Source, name: StoredName, checkpoint: ResumePoint): SourceState {
   // No prefix hash: should the process die before the last batch, the next ingest reads the file
   // again from the start (rows already stored are matched, not duplicated).
   return {
-    key: source.key, path: source.path, format: source.format, size: source.size, contentHash: 'partial',
+    key: name.key, path: name.path, format: source.format, size: source.size, contentHash: 'partial',
     bytesConsumed: checkpoint.offset, linesConsumed: checkpoint.line - 1, prefixHash: null,
   };
 }
 
-async function finalState(source: Source, plan: Plan, checkpoint: ResumePoint | null): Promise<SourceState> {
+async function finalState(source: Source, name: StoredName, plan: Plan, checkpoint: ResumePoint | null): Promise<SourceState> {
   const bytesConsumed = source.appendable ? (checkpoint?.offset ?? 0) : null;
   const prefixHash = !source.appendable
     ? null
@@ -146,7 +156,7 @@ async function finalState(source: Source, plan: Plan, checkpoint: ResumePoint | 
       ? plan.fingerprint
       : (await hashFile(source.path, bytesConsumed)).prefix;
   return {
-    key: source.key, path: source.path, format: source.format, size: source.size, contentHash: plan.fingerprint,
+    key: name.key, path: name.path, format: source.format, size: source.size, contentHash: plan.fingerprint,
     bytesConsumed, linesConsumed: source.appendable ? (checkpoint ? checkpoint.line - 1 : 0) : null, prefixHash,
   };
 }
@@ -157,8 +167,33 @@ function addWritten(summary: IngestSummary, written: SourceWriteCounts, counts: 
   summary.tool_calls += written.toolCallsAdded;
   summary.messages_updated += written.messagesUpdated;
   summary.tool_calls_updated += written.toolCallsUpdated;
+  summary.messages_removed += written.messagesRemoved;
+  summary.tool_calls_removed += written.toolCallsRemoved;
   for (const [kind, n] of Object.entries(counts)) summary.redactions_by_kind[kind] = (summary.redactions_by_kind[kind] ?? 0) + n;
   summary.redactions += totalRedactions(counts);
+}
+
+/** Counts what a source yields, for its drift warnings. */
+function noteForReport(report: SourceReport, item: IngestItem): void {
+  switch (item.kind) {
+    case 'session':
+      report.version ??= item.agentVersion ?? null;
+      break;
+    case 'message':
+      report.records += 1;
+      report.messages += 1;
+      break;
+    case 'unknown':
+      report.records += 1;
+      if (item.expected !== true) report.unknownByKind[item.what] = (report.unknownByKind[item.what] ?? 0) + 1;
+      break;
+    case 'problem':
+      report.records += 1;
+      report.problems += 1;
+      break;
+    default:
+      break;
+  }
 }
 
 /** Streams every source through redaction into the store, one transaction per source. */
@@ -184,29 +219,35 @@ export async function ingestSources(
       });
     report();
     let writer: SourceWriter | null = null;
+    const nameCounts: RedactionCounts = {};
+    const name = storedName(source, options.redact, nameCounts);
     try {
-      const plan = await planSource(db, source);
+      const plan = await planSource(db, source, name);
       if (plan.mode === 'skip') {
         summary.skipped_unchanged += 1;
         bytesDone += source.size;
         continue;
       }
-      const counts: RedactionCounts = {};
+      const counts: RedactionCounts = { ...nameCounts };
       const sessionIds = new Set<string>();
+      const drift: SourceReport = emptySourceReport(source.path, source.format, plan.mode === 'replace', source.sessionId ?? null);
       const mode: WriteMode = plan.mode === 'append' && plan.resume ? { append: { fromLine: plan.resume.line } } : 'replace';
-      writer = await SourceWriter.begin(db, source.key, mode);
+      writer = await SourceWriter.begin(db, name.key, mode);
+      const agent = agentOfFormat(source.format);
+      // One session of a database, read whole: what it no longer holds leaves the store too.
+      if (mode === 'replace' && source.sessionId) writer.ownsWholeSession(await identity.storedId(source.sessionId, agent, name.path));
       let checkpoint: ResumePoint | null = plan.resume ?? null;
       let committedAt = plan.resume?.offset ?? 0;
       let lastReport = Date.now();
       const commit = async (final: boolean): Promise<void> => {
-        const state = final ? await finalState(source, plan, checkpoint) : partialState(source, checkpoint as ResumePoint);
+        const state = final ? await finalState(source, name, plan, checkpoint) : partialState(source, name, checkpoint as ResumePoint);
         const written = await (writer as SourceWriter).commit(state, totalRedactions(counts));
         addWritten(summary, written, counts);
         for (const kind of Object.keys(counts)) delete counts[kind];
       };
-      const agent = FORMAT_AGENT[source.format];
       for await (const raw of source.read(plan.resume)) {
-        const item: IngestItem = await identity.apply(raw, agent, source.path);
+        const item: IngestItem = await identity.apply(raw, agent, name.path);
+        noteForReport(drift, item);
         switch (item.kind) {
           case 'session': {
             const session = options.redact ? redactSessionItem(item, counts) : item;
@@ -227,14 +268,17 @@ export async function ingestSources(
             break;
           }
           case 'unknown': {
-            const bounded = boundUnknownItem(options.redact ? redactUnknownItem(item, counts) : item);
+            const redacted = options.redact ? { ...redactUnknownItem(item, counts), location: storedLocation(item.location, true, counts) } : item;
+            const bounded = boundUnknownItem(redacted);
             summary.texts_cut += bounded.cut;
             writer.addUnknown(bounded.item);
             summary.unknown_records += 1;
             break;
           }
           case 'problem': {
-            const problem: ProblemItem = options.redact ? { ...item, message: redactProblemMessage(item.message, counts) } : item;
+            const problem: ProblemItem = options.redact
+              ? { ...item, message: redactProblemMessage(item.message, counts), location: storedLocation(item.location, true, counts) }
+              : item;
             writer.addProblem(problem);
             summary.errors.push(toError(problem.location, problem.message));
             break;
@@ -246,7 +290,7 @@ export async function ingestSources(
             if (source.appendable && checkpoint.offset - committedAt >= (options.batchBytes ?? DEFAULT_BATCH_BYTES)) {
               await commit(false);
               committedAt = checkpoint.offset;
-              writer = await SourceWriter.begin(db, source.key, { append: { fromLine: checkpoint.line } }, writer);
+              writer = await SourceWriter.begin(db, name.key, { append: { fromLine: checkpoint.line } }, writer);
             }
             break;
           case 'run':
@@ -262,6 +306,7 @@ export async function ingestSources(
       writer = null;
       options.onSourceStored?.(source, index, sources.length);
       summary.sources += 1;
+      summary.warnings.push(...warningsFor(drift));
       if (plan.mode === 'append') summary.resumed += 1;
       if (options.onSessionsWritten && sessionIds.size > 0) summary.derive_failures.push(...((await options.onSessionsWritten(db, [...sessionIds])) ?? []));
     } catch (error) {
@@ -269,7 +314,7 @@ export async function ingestSources(
       summary.failed_sources += 1;
       if (error instanceof StoreError) summary.store_failures += 1;
       const message = error instanceof Error ? error.message : String(error);
-      summary.errors.push({ file: source.path, line: null, path: null, message: `not ingested: ${message}` });
+      summary.errors.push({ file: name.path, line: null, path: null, message: `not ingested: ${options.redact ? redactProblemMessage(message, {}) : message}` });
     }
     bytesDone += source.size;
   }

@@ -26,6 +26,8 @@ export interface RunStepRow {
   output: string | null;
   verdict: string | null;
   detail: string | null;
+  /** The remote process group the attempt ran in, once the host reported it. */
+  remote_pgid: number | null;
 }
 
 export interface StoredRun extends RunSummary {
@@ -37,6 +39,8 @@ export interface StoredRun extends RunSummary {
   step_to: string | null;
   origin: string | null;
   pid: number | null;
+  /** The `--var` values the run was started with. */
+  vars: Record<string, string>;
   /** The latest attempt of every step on every host. */
   step_rows: RunStepRow[];
 }
@@ -112,6 +116,7 @@ export async function loadRun(db: Database, reference: string): Promise<StoredRu
     step_to: text(row['step_to']),
     origin: text(row['origin']),
     pid: num(row['pid']),
+    vars: JSON.parse(String(row['vars'] ?? '{}')) as Record<string, string>,
     step_rows: steps.map((step) => ({
       step_id: String(step['step_id']),
       step_index: Number(step['step_index']),
@@ -131,6 +136,7 @@ export async function loadRun(db: Database, reference: string): Promise<StoredRu
       output: text(step['output']),
       verdict: text(step['verdict']),
       detail: text(step['detail']),
+      remote_pgid: num(step['remote_pgid']),
     })),
   };
 }

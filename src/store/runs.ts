@@ -3,9 +3,11 @@ import type { RunHeader, RunRecorder, RunStatus, StepFinish, StepStart } from '.
 import type { Database } from './database.js';
 
 /**
- * Writes replay runs: into `runs`/`run_steps`, and as a session of agent `retrace` (a message per
- * step, a tool call per host execution) so the views of past sessions show runs too. Every call is
- * one small transaction; calls are queued, so parallel steps never interleave two transactions.
+ * Writes replay runs: into `runs`/`run_steps`, and a live run also as a session of agent `retrace`
+ * (a message per step, a tool call per host execution) so the views of past sessions show what
+ * really ran. A dry run ran nothing: it is a run only, never a session that `sessions`, `timings`,
+ * `why` or a tree would count. Every call is one small transaction; calls are queued, so parallel
+ * steps never interleave two transactions.
  */
 
 const ts = (param: string): string => `epoch_ms(CAST(${param} AS BIGINT))`;
@@ -49,7 +51,8 @@ async function refreshSession(db: Database, runId: string): Promise<void> {
 /** The rows a run header stands for; used by the recorder and by the run-log import. */
 export async function writeRunHeader(db: Database, header: RunHeader): Promise<void> {
   await db.run(
-    `INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ${ts('?')}, NULL, 0, ?, ?, NULL)`,
+    `INSERT INTO runs (id, session_id, session_title, plan, plan_json, mode, status, hosts, host_specs, step_from, step_to, started_at, ended_at, diverged, pid, origin, resumed_at, vars)
+     VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ${ts('?')}, NULL, 0, ?, ?, NULL, ?)`,
     [
       header.id,
       header.sessionId,
@@ -64,18 +67,25 @@ export async function writeRunHeader(db: Database, header: RunHeader): Promise<v
       header.startedAt,
       header.pid,
       header.origin,
+      JSON.stringify(header.vars ?? {}),
     ],
   );
+  if (header.mode === 'dry') return;
   await db.run(
     `INSERT INTO sessions VALUES (?, 'retrace', ?, NULL, ?, NULL, ${ts('?')}, NULL, NULL, 0, 0, ?)`,
     [
       header.id,
       header.origin,
-      `${header.mode === 'dry' ? 'dry run' : 'replay'} of ${header.sessionTitle ?? header.sessionId}`,
+      `replay of ${header.sessionTitle ?? header.sessionId}`,
       header.startedAt,
       JSON.stringify({ run_id: header.id, replay_of: header.sessionId, mode: header.mode, plan: header.planLabel, hosts: header.hosts }),
     ],
   );
+}
+
+/** Whether a run has a session beside it (live runs do, dry runs do not). */
+async function hasSession(db: Database, runId: string): Promise<boolean> {
+  return (await db.all(`SELECT 1 FROM sessions WHERE id = ?`, [runId])).length > 0;
 }
 
 export async function writeStepStart(db: Database, step: StepStart): Promise<void> {
@@ -83,9 +93,11 @@ export async function writeStepStart(db: Database, step: StepStart): Promise<voi
   const callId = callIdOf(step);
   await db.run(`DELETE FROM run_steps WHERE run_id = ? AND step_id = ? AND role = ? AND attempt = ?`, [step.runId, step.stepId, step.role, step.attempt]);
   await db.run(
-    `INSERT INTO run_steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'running', NULL, false, ${ts('?')}, NULL, NULL, NULL, NULL, NULL, ?)`,
+    `INSERT INTO run_steps (run_id, step_id, step_index, role, host, attempt, description, command, guard, destructive, guard_satisfied, status, exit_code, timed_out, started_at, ended_at, duration_ms, output, verdict, detail, call_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'running', NULL, false, ${ts('?')}, NULL, NULL, NULL, NULL, NULL, ?)`,
     [step.runId, step.stepId, step.stepIndex, step.role, step.host, step.attempt, step.description, step.command, step.guard, step.destructive, step.startedAt, callId],
   );
+  if (!(await hasSession(db, step.runId))) return;
   await db.run(
     `INSERT INTO messages (session_id, id, ordinal, role, created_at, text, reasoning)
      SELECT ?, ?, ?, 'assistant', ${ts('?')}, ?, ''
@@ -118,6 +130,7 @@ export async function writeStepFinish(db: Database, step: StepFinish): Promise<v
      WHERE run_id = ? AND step_id = ? AND role = ? AND attempt = ?`,
     [step.status, step.exitCode, step.timedOut, step.guardSatisfied, step.endedAt, step.endedAt - step.startedAt, step.output, step.verdict, step.detail, step.runId, step.stepId, step.role, step.attempt],
   );
+  if (!(await hasSession(db, step.runId))) return;
   await db.run(
     `UPDATE tool_calls SET status = ?, output = ?, ended_at = ${ts('?')}, duration_ms = ?, exit_code = ?, timed_out = ?,
        extra = ?
@@ -160,9 +173,10 @@ export class StoreRunRecorder implements RunRecorder {
     return this.serial(() => writeRunHeader(this.db, header));
   }
 
-  runResumed(runId: string, hosts: Record<string, string>, at: number, pid: number | null): Promise<void> {
+  runResumed(runId: string, hosts: Record<string, string>, at: number, pid: number | null, now?: { planJson: string; vars: Record<string, string> }): Promise<void> {
     return this.serial(async () => {
       await this.db.run(`UPDATE runs SET status = 'running', ended_at = NULL, hosts = ?, pid = ?, resumed_at = ${ts('?')} WHERE id = ?`, [JSON.stringify(hosts), pid, at, runId]);
+      if (now) await this.db.run(`UPDATE runs SET plan_json = ?, vars = ? WHERE id = ?`, [now.planJson, JSON.stringify(now.vars), runId]);
     });
   }
 
@@ -172,6 +186,12 @@ export class StoreRunRecorder implements RunRecorder {
 
   stepFinished(step: StepFinish): Promise<void> {
     return this.serial(() => writeStepFinish(this.db, step));
+  }
+
+  stepRemoteProcess(runId: string, stepId: string, role: string, attempt: number, pgid: number): Promise<void> {
+    return this.serial(async () => {
+      await this.db.run(`UPDATE run_steps SET remote_pgid = ? WHERE run_id = ? AND step_id = ? AND role = ? AND attempt = ?`, [pgid, runId, stepId, role, attempt]);
+    });
   }
 
   runFinished(runId: string, status: RunStatus, endedAt: number): Promise<void> {
@@ -185,12 +205,14 @@ export async function writeImportedRun(db: Database, item: RunItem): Promise<voi
   await db.run(`DELETE FROM run_steps WHERE run_id = ?`, [run.id]);
   await db.run(`DELETE FROM runs WHERE id = ?`, [run.id]);
   await db.run(
-    `INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ${ts('?')}, ${ts('?')}, 0, NULL, ?, NULL)`,
+    `INSERT INTO runs (id, session_id, session_title, plan, plan_json, mode, status, hosts, host_specs, step_from, step_to, started_at, ended_at, diverged, pid, origin, resumed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ${ts('?')}, ${ts('?')}, 0, NULL, ?, NULL)`,
     [run.id, run.sessionId, run.sessionTitle, run.planLabel, run.planJson, run.mode, run.status, JSON.stringify(run.hosts), JSON.stringify(run.hosts), run.startedAt, run.endedAt, run.origin],
   );
   for (const step of steps) {
     await db.run(
-      `INSERT INTO run_steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${ts('?')}, ${ts('?')}, ?, ?, ?, ?, ?)`,
+      `INSERT INTO run_steps (run_id, step_id, step_index, role, host, attempt, description, command, guard, destructive, guard_satisfied, status, exit_code, timed_out, started_at, ended_at, duration_ms, output, verdict, detail, call_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${ts('?')}, ${ts('?')}, ?, ?, ?, ?, ?)`,
       [
         run.id,
         step.stepId,

@@ -25,8 +25,11 @@ export interface SourceWriteCounts {
   sessionsAdded: number;
   messagesAdded: number;
   messagesUpdated: number;
+  /** Rows of a whole-session source that its new read no longer holds (see ownsWholeSession). */
+  messagesRemoved: number;
   toolCallsAdded: number;
   toolCallsUpdated: number;
+  toolCallsRemoved: number;
   unknownRecords: number;
   problems: number;
 }
@@ -142,6 +145,46 @@ export class SourceWriter {
     this.staging.stg_touched.endRow();
   }
 
+  private readonly wholeSessions = new Set<string>();
+
+  /**
+   * The source holds every row of this session (one session of a database): rows rewritten in
+   * place are updated, and at commit the rows its new read no longer has are removed and the rest
+   * take the order of the read. A source that only grows (JSONL) never calls this.
+   */
+  ownsWholeSession(sessionId: string): void {
+    this.wholeSessions.add(sessionId);
+  }
+
+  /** Removes what a whole-session source no longer holds; renumbers what it holds in its order. */
+  private async replaceWholeSessions(): Promise<{ messages: number; calls: number }> {
+    let messages = 0;
+    let calls = 0;
+    for (const sessionId of this.wholeSessions) {
+      // New to the store: its rows were appended directly and are exactly this read.
+      if (this.targets.get(sessionId)?.direct === true) continue;
+      const both = [sessionId, sessionId];
+      messages += await this.db.run(
+        `DELETE FROM messages WHERE session_id = ? AND id NOT IN (SELECT id FROM stg_messages WHERE session_id = ?)`, both);
+      calls += await this.db.run(
+        `DELETE FROM tool_calls WHERE session_id = ? AND call_id NOT IN (SELECT call_id FROM stg_tool_calls WHERE session_id = ?)`, both);
+      await this.db.run(
+        `UPDATE messages t SET ordinal = s.rn
+         FROM (SELECT id, row_number() OVER (ORDER BY min(ordinal)) AS rn FROM stg_messages WHERE session_id = ? GROUP BY id) s
+         WHERE t.session_id = ? AND t.id = s.id AND t.ordinal IS DISTINCT FROM s.rn`, both);
+      await this.db.run(
+        `UPDATE tool_calls t SET ordinal = s.rn
+         FROM (SELECT call_id, row_number() OVER (ORDER BY min(ordinal)) AS rn FROM stg_tool_calls WHERE session_id = ? GROUP BY call_id) s
+         WHERE t.session_id = ? AND t.call_id = s.call_id AND t.ordinal IS DISTINCT FROM s.rn`, both);
+      // Its counts are refreshed from its rows at commit; a session left with none has none.
+      await this.db.run(`INSERT INTO stg_touched VALUES (?)`, [sessionId]);
+      await this.db.run(
+        `UPDATE sessions SET message_count = 0, tool_call_count = 0
+         WHERE id = ? AND NOT EXISTS (SELECT 1 FROM messages WHERE session_id = ?)`, both);
+    }
+    return { messages, calls };
+  }
+
   addUnknown(item: UnknownItem): void {
     appendUnknownRow(this.staging.stg_unknown, item);
     this.unknownCount += 1;
@@ -174,6 +217,7 @@ export class SourceWriter {
       const messagesAdded = this.directMessages + (staged ? await db.run(MERGE.insertMessages) : 0);
       const toolCallsUpdated = staged ? await db.run(MERGE.updateToolCalls) : 0;
       const toolCallsAdded = this.directCalls + (staged ? await db.run(MERGE.insertToolCalls) : 0);
+      const removed = await this.replaceWholeSessions();
       await db.run(`INSERT INTO stg_touched SELECT id FROM stg_sessions`);
       await db.run(MERGE.updateSessions);
       const sessionsAdded = await db.run(MERGE.insertSessions);
@@ -212,8 +256,10 @@ export class SourceWriter {
         sessionsAdded,
         messagesAdded,
         messagesUpdated,
+        messagesRemoved: removed.messages,
         toolCallsAdded,
         toolCallsUpdated,
+        toolCallsRemoved: removed.calls,
         unknownRecords: this.unknownCount,
         problems: this.problemCount,
       };

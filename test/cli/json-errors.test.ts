@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRetrace } from '../helpers/cli.js';
+import { REPO_ROOT, runRetrace } from '../helpers/cli.js';
 import { SESSIONS_DIR } from '../helpers/sample.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
 
@@ -26,6 +26,7 @@ const COMMANDS: readonly string[][] = [
   ['replay', 'Deploy', '--json'],
   ['runs', '--json'],
   ['export', 'Deploy', '--to', 'markdown', '--json'],
+  ['rules', 'test', join(REPO_ROOT, 'rules', 'vllm.yaml'), '--session', 'Deploy', '--json'],
 ];
 
 /** Runs retrace and parses stdout as exactly one JSON document (JSON.parse refuses two). */
@@ -52,7 +53,7 @@ afterAll(() => holder?.closeSync());
 
 describe('every command prints one JSON error document with --json (issue 15, point 7)', () => {
   for (const args of COMMANDS) {
-    it(`retrace ${args[0]} on a locked store`, async () => {
+    it(`retrace ${args.slice(0, args[0] === 'rules' ? 2 : 1).join(' ')} on a locked store`, async () => {
       const run = await oneDocument([...args, '--db', locked]);
       expect(run.code).toBe(1);
       expect(run.doc.error).toMatchObject({ kind: 'store', exit_code: 1 });
@@ -64,9 +65,10 @@ describe('every command prints one JSON error document with --json (issue 15, po
   // ingest and replay create the store they are given (a replay records its run there).
   for (const args of COMMANDS.filter((a) => a[0] !== 'ingest' && a[0] !== 'replay')) {
     it(`retrace ${args[0]} with no store`, async () => {
-      const run = await oneDocument([...args, '--db', join(missing, `${args[0]}.duckdb`)]);
+      const run = await oneDocument([...args, '--db', join(missing, `${args.slice(0, 2).join('-').replace(/\W/g, '_')}.duckdb`)]);
       expect(run.code).toBe(1);
-      expect(run.doc.error).toMatchObject({ kind: 'store', message: expect.stringMatching(/^no store at /) });
+      // `rules test` reports a missing store as its job failing; either way, one document says why.
+      expect(run.doc.error).toMatchObject({ kind: expect.stringMatching(/^(store|failed)$/), exit_code: 1, message: expect.stringMatching(/^no store at /) });
     });
   }
 

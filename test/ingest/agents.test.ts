@@ -14,6 +14,18 @@ function fixtureLines(file: string): string[] {
   return readFileSync(file, 'utf8').split(/(?<=\n)/);
 }
 
+/**
+ * A copy of a transcript in a folder of its own: a Claude session file beside its `<session>/`
+ * folder brings its subagents along, and the runs compared here read the one file only.
+ */
+function alone(source: string, name: string): string {
+  const folder = join(dir, `alone-${name}`);
+  mkdirSync(folder, { recursive: true });
+  const copy = join(folder, source.slice(source.lastIndexOf('/') + 1));
+  writeFileSync(copy, readFileSync(source));
+  return copy;
+}
+
 /** Every row a transcript produced, ordinals included, to compare two ways of ingesting it. */
 function snapshot(dbPath: string) {
   return queryStore(dbPath, async (db) => ({
@@ -27,7 +39,7 @@ describe('all three agents in one store', () => {
   const dbPath = tempDbPath(dir);
 
   it('ingest side by side with no problem, each session with its agent', async () => {
-    const summary = await ingestPaths(dbPath, [join(FIXTURES, 'claude'), join(FIXTURES, 'codex'), SESSIONS_DIR]);
+    const summary = await ingestPaths(dbPath, [join(FIXTURES, 'claude', 'projects'), join(FIXTURES, 'codex', 'sessions'), SESSIONS_DIR]);
     expect(summary.errors).toEqual([]);
     const agents = await queryStore(dbPath, (db) =>
       db.all(`SELECT agent, count(*)::INTEGER AS sessions, count(parent_id)::INTEGER AS subagents FROM sessions GROUP BY agent ORDER BY agent`),
@@ -87,7 +99,7 @@ describe('a transcript that grows', () => {
     const second = await ingestPaths(growing, [copy]);
     const third = await ingestPaths(growing, [copy]);
     const whole = tempDbPath(dir);
-    await ingestPaths(whole, [source]);
+    await ingestPaths(whole, [alone(source, name)]);
     return { first, second, third, consumed: consumed[0] as { bytes_consumed: bigint | number; size: bigint | number }, growing, whole };
   }
 
@@ -139,7 +151,7 @@ describe('a transcript cut at any byte and then completed', () => {
     it(`${name}: ingests what is there, then ends with the same rows as a whole read`, async () => {
       const bytes = readFileSync(source);
       const whole = tempDbPath(dir);
-      await ingestPaths(whole, [source]);
+      await ingestPaths(whole, [alone(source, `cut-${name.replace(' ', '')}`)]);
       const expected = await snapshot(whole);
       await fc.assert(
         fc.asyncProperty(fc.integer({ min: 1, max: bytes.length - 1 }), async (cut) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redactText, redactValue, type RedactionCounts } from '../../src/core/redact/redact.js';
+import { redactText, type RedactionCounts } from '../../src/core/redact/redact.js';
+import { redactValue } from '../../src/core/redact/redact-value.js';
 
 function redact(text: string): { text: string; counts: RedactionCounts } {
   const counts: RedactionCounts = {};

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { deriveSessions, staleSessions } from '../../src/query/derive.js';
-import { addToRulesFingerprint } from '../../src/query/rules-fingerprint.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useRuleFolders } from '../../src/query/rules/active.js';
 import { Database } from '../../src/store/database.js';
 import { DerivedValueError, replaceDerivedRows } from '../../src/store/derived-writer.js';
 import { SESSIONS_DIR } from '../helpers/sample.js';
@@ -20,7 +22,10 @@ describe('a session whose tree fails to derive', () => {
       // Not retried on every command: with the same rules it is not stale.
       expect(await staleSessions(db)).toEqual([]);
       // A changed rule set makes every session stale again, the failed one included.
-      addToRulesFingerprint('a rule file that changed');
+      const rules = join(tempDir(), 'rules');
+      mkdirSync(rules);
+      writeFileSync(join(rules, 'fooserve.yaml'), 'id: fooserve\nkind: framework\nlabel: FooServe\ndescription: a server nobody has heard of\nnames: [fooserve]\n');
+      expect(useRuleFolders([rules])).toEqual([]);
       expect(await staleSessions(db)).toContain(BAD);
       const failures = await deriveSessions(db, [BAD]);
       expect(failures).toEqual([]);

@@ -107,13 +107,22 @@ describe('export --to ansible', () => {
     expect(task(0, 0)).toMatchObject({ 'ansible.builtin.assert': { that: ['retrace_yes | default(false) | bool'] } });
     expect(plays[0]?.tags).toContain('destructive');
     expect(task(2, 0)).toMatchObject({ 'ansible.builtin.shell': { cmd: 'docker image inspect hellohal2064/vllm-qwen3.5-gb10 >/dev/null 2>&1' }, register: 'guard_3', changed_when: false, failed_when: false });
-    expect(task(2)).toMatchObject({ when: 'guard_3.rc != 0', async: 1800, poll: 10, failed_when: 'result_3.rc != 0' });
+    expect(task(2)).toMatchObject({
+      when: 'guard_3.rc != 0',
+      async: 1800,
+      poll: 10,
+      failed_when: 'result_3.rc != 0 or not (result_3.stdout is search("^Digest: sha256:[0-9a-f]{64}$", multiline=True))',
+    });
+    // The pull's `| tail -3` only trims: pipefail, so a missing docker fails the task.
+    expect((task(2)['ansible.builtin.shell'] as { cmd: string }).cmd).toMatch(/^set -o pipefail\ndocker pull /);
+    // A download is done when the whole snapshot is there: a check task, not `creates` on config.json.
+    expect((task(4, 0)['ansible.builtin.shell'] as { cmd: string }).cmd).toContain('blobs/*.incomplete');
     expect(task(4)).toMatchObject({
-      'ansible.builtin.shell': { creates: '~/.cache/huggingface/hub/models--Qwen--Qwen3.5-122B-A10B-FP8/snapshots/*/config.json' },
+      when: 'guard_5.rc != 0',
       environment: { HF_TOKEN: "{{ lookup('ansible.builtin.env', 'HF_TOKEN') }}" },
       no_log: true,
     });
-    expect(task(9)).toMatchObject({ until: 'result_10.rc == 0 and (result_10.stdout is search("^200$"))', retries: 90, delay: 10, changed_when: false });
+    expect(task(9)).toMatchObject({ until: 'result_10.rc == 0 and (result_10.stdout is search("^200$", multiline=True))', retries: 90, delay: 10, changed_when: false });
     expect(playbookText).toContain(`!unsafe sudo systemctl stop vllm-embeddings vllm-reranker && docker ps --format "{{.Names}}"`);
   });
 });

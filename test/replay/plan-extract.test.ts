@@ -77,7 +77,11 @@ describe('the plan of the bundled sample', () => {
       API_KEY: { env: 'API_KEY', secret: true },
     });
     const download = plan.steps.find((s) => s.id === 'download-model');
-    expect(download?.command).toBe('HF_TOKEN=${HF_TOKEN} ~/.local/bin/hf download {{ model }} 2>&1 | tail -2 && du -sh ~/.cache/huggingface/hub/models--Qwen--Qwen3.5-122B-A10B-FP8');
+    expect(download?.command).toBe('HF_TOKEN=${HF_TOKEN} ~/.local/bin/hf download {{ model }} 2>&1 | tail -2 && du -sh ~/.cache/huggingface/hub/{{ model | hf_cache_dir }}');
+    // Derived values follow their variable: the cache folder and what the model listing must show.
+    expect(download?.guard).toContain('/hub/{{ model | hf_cache_dir }}"');
+    expect(download?.guard).toContain('blobs/*.incomplete');
+    expect(plan.steps.find((s) => s.id === 'check-models')?.expect.output).toBe('"id": *"{{ model }}"');
     const yaml = planToYaml(plan);
     for (const secret of plantedSecrets()) expect(yaml).not.toContain(secret);
     expect(yaml).not.toContain('REDACTED');

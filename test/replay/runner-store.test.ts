@@ -119,7 +119,7 @@ describe('runner and run records', () => {
       expect(stored.step_rows.find((s) => s.step_id === 'download' && s.role === 'worker')).toMatchObject({ status: 'unknown', verdict: 'unknown', detail: 'connection lost: Keepalive timeout' });
       expect(stored.step_rows.some((s) => s.step_id === 'health')).toBe(false);
 
-      const resume = resumeStateOf(stored.step_rows);
+      const resume = resumeStateOf('run_c', stored.step_rows, tinyPlan(), { image: 'repo/image:tag' });
       const head2 = freshMachine('head');
       const worker2 = freshMachine('worker');
       const second = await run(db, 'run_c', [head2, worker2], { resumed: true, done: resume.done, attempts: resume.attempts });

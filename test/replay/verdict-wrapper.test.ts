@@ -10,7 +10,16 @@ describe('verdicts against the record', () => {
   it('same, diverged (with what differed) or unknown', () => {
     expect(judge(step, { kind: 'exited', exitCode: 0, output: 'x\n200\n' })).toEqual({ status: 'ok', verdict: 'same', detail: null });
     expect(judge(step, { kind: 'exited', exitCode: 7, output: '000' })).toEqual({ status: 'failed', verdict: 'diverged', detail: 'exit 7, recorded 0' });
-    expect(judge(step, { kind: 'exited', exitCode: 0, output: '503' })).toEqual({ status: 'ok', verdict: 'diverged', detail: 'output does not match the recorded /^200$/' });
+    // Exit as recorded but not the recorded shape: failed, so the steps after it do not run on it.
+    expect(judge(step, { kind: 'exited', exitCode: 0, output: '503' })).toEqual({ status: 'failed', verdict: 'diverged', detail: 'output does not match the recorded /^200$/' });
+    expect(judge(step, { kind: 'exited', exitCode: 0, output: 'bash: line 1: docker: command not found\n' })).toEqual({
+      status: 'failed',
+      verdict: 'diverged',
+      detail: 'output does not match the recorded /^200$/: docker: command not found',
+    });
+    expect(judge(step, { kind: 'exited', exitCode: 127, output: 'sh: 1: docker: not found\n' }).detail).toBe('exit 127, recorded 0: docker: command not found');
+    // A catastrophic pattern answers at once (linear-time engine), it does not hang the step.
+    expect(judge({ ...step, expect: { exit: 0, output: '^(a+)+$' } }, { kind: 'exited', exitCode: 0, output: `${'a'.repeat(35)}!` }).status).toBe('failed');
     expect(judge({ ...step, poll: { interval_s: 1, max_s: 5 } }, { kind: 'exited', exitCode: 0, output: '503' }).status).toBe('failed');
     expect(judge(step, { kind: 'timeout', output: '' })).toMatchObject({ status: 'timeout', verdict: 'diverged' });
     expect(judge(step, { kind: 'lost', reason: 'Keepalive timeout', output: '' })).toEqual({ status: 'unknown', verdict: 'unknown', detail: 'connection lost: Keepalive timeout' });

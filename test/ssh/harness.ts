@@ -1,20 +1,23 @@
-// Two real OpenSSH servers on loopback (head on 127.0.0.2, worker on 127.0.0.3) for the replay
-// tests, each with its own throwaway host key, temp HOME and simulated DGX Spark toolset
-// (test/spark-sim/bin) first on the session PATH. Nothing else is ever bound or contacted.
+// Real OpenSSH servers on loopback for the replay tests: head on 127.0.0.2 and worker on
+// 127.0.0.3 by default, and on request hosts as distributions ship them differently: one known
+// only by an RSA host key (127.0.0.4), one only by ECDSA (127.0.0.5), one whose login shell is
+// dash (127.0.0.6). Each has its own throwaway host key, temp HOME and simulated DGX Spark
+// toolset (test/spark-sim/bin) first on the session PATH, on a free port picked per start (two
+// test files, or two checkouts, never collide). Nothing else is ever bound or contacted.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { hostSetPrefix, killHostSetSync, reapOrphanedHostSets, trackHostSet, type LiveHostSet } from './cleanup.js';
-import { generateEd25519Key, knownHostsName, readPublicKey, sha256Fingerprint, writeHashedKnownHosts } from './keys.js';
+import { generateEd25519Key, generateHostKey, knownHostsName, readPublicKey, sha256Fingerprint, writeHashedKnownHosts, type HostKeyType } from './keys.js';
 import { findFreePort, waitForSshBanner } from './ports.js';
 import { connectionProcessesOf, descendantsOf, signalAll } from './processes.js';
 import { renderLoginProfile, renderSessionStartScript, renderSshConfig, renderSshdConfig } from './sshd-config.js';
 
-export type HostRole = 'head' | 'worker';
+export type HostRole = 'head' | 'worker' | 'rsa' | 'ecdsa' | 'dash';
 
 export interface TestHost {
   role: HostRole;
@@ -39,6 +42,10 @@ export interface StartTestHostsOptions {
   clientAliveCountMax?: number;
   /** More session environment, e.g. `{ SPARK_SIM_LOAD_SECONDS: '1' }` to tune the simulation. */
   sessionEnv?: Readonly<Record<string, string>>;
+  /** Which hosts to start (default head and worker). */
+  roles?: readonly HostRole[];
+  /** Programs of the simulated toolset left off a role's PATH (`{ worker: ['docker'] }`: a host without docker). */
+  withoutTools?: Partial<Record<HostRole, readonly string[]>>;
 }
 
 export interface TestHosts {
@@ -63,10 +70,23 @@ export interface TestHosts {
   stop(): Promise<void>;
 }
 
-const HOST_SPECS = [
-  { role: 'head', address: '127.0.0.2', hostname: 'spark-1a32', alias: 'spark-head' },
-  { role: 'worker', address: '127.0.0.3', hostname: 'spark-5be3', alias: 'spark-worker' },
-] as const satisfies readonly { role: HostRole; address: string; hostname: string; alias: string }[];
+interface HostSpec {
+  role: HostRole;
+  address: string;
+  hostname: string;
+  alias: string;
+  hostKeyType: HostKeyType;
+  /** The shell sshd runs commands with (the account's login shell on a real host). */
+  loginShell: string | null;
+}
+
+const HOST_SPECS: readonly HostSpec[] = [
+  { role: 'head', address: '127.0.0.2', hostname: 'spark-1a32', alias: 'spark-head', hostKeyType: 'ed25519', loginShell: null },
+  { role: 'worker', address: '127.0.0.3', hostname: 'spark-5be3', alias: 'spark-worker', hostKeyType: 'ed25519', loginShell: null },
+  { role: 'rsa', address: '127.0.0.4', hostname: 'spark-rsa', alias: 'spark-rsa', hostKeyType: 'rsa', loginShell: null },
+  { role: 'ecdsa', address: '127.0.0.5', hostname: 'spark-ecdsa', alias: 'spark-ecdsa', hostKeyType: 'ecdsa', loginShell: null },
+  { role: 'dash', address: '127.0.0.6', hostname: 'spark-dash', alias: 'spark-dash', hostKeyType: 'ed25519', loginShell: '/bin/dash' },
+];
 
 const SSHD_PATH = '/usr/sbin/sshd';
 const runFile = promisify(execFile);
@@ -81,6 +101,10 @@ interface RunningHost {
   hostKeyPath: string;
   logPath: string;
   sshd: ChildProcess | undefined;
+  sessionPath: string;
+  hostKeyType: HostKeyType;
+  sessionStartPath: string;
+  loginShell: string | null;
 }
 
 /** sshd refuses to start without its privilege separation directory. */
@@ -152,26 +176,47 @@ function listenerPid(host: RunningHost): number {
 }
 
 /** Host key, HOME with a login profile, seeded simulation state: everything but the sshd. */
-async function prepareHost(
-  spec: (typeof HOST_SPECS)[number],
-  rootDir: string,
-  clusterDir: string,
-  authorizedKey: string,
-): Promise<RunningHost> {
+/**
+ * One bin folder standing for the whole session PATH (the simulated toolset, then the system's
+ * folders) without the programs in `left`: a host where they are missing, even when this machine
+ * has them installed itself.
+ */
+async function toolsetWithout(dir: string, left: readonly string[]): Promise<string> {
+  const bin = join(dir, 'bin-without');
+  await mkdir(bin);
+  const linked = new Set<string>(left);
+  for (const folder of SESSION_PATH.split(':')) {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (linked.has(name)) continue;
+      linked.add(name);
+      await symlink(join(folder, name), join(bin, name));
+    }
+  }
+  return bin;
+}
+
+async function prepareHost(spec: HostSpec, rootDir: string, clusterDir: string, authorizedKey: string, withoutTools: readonly string[]): Promise<RunningHost> {
   const dir = join(rootDir, spec.role);
   const homeDir = join(dir, 'home');
   const stateDir = join(dir, 'state');
   await mkdir(homeDir, { recursive: true });
   await mkdir(stateDir);
   await writeFile(join(dir, 'authorized_keys'), `${authorizedKey}\n`);
+  const sessionPath = withoutTools.length > 0 ? await toolsetWithout(dir, withoutTools) : SESSION_PATH;
   for (const profile of ['.bash_profile', '.profile']) {
-    await writeFile(join(homeDir, profile), renderLoginProfile(SESSION_PATH));
+    await writeFile(join(homeDir, profile), renderLoginProfile(sessionPath));
   }
-  const hostKeyPath = join(dir, 'ssh_host_ed25519_key');
-  await generateEd25519Key(hostKeyPath, `retrace-test-${spec.role}`);
+  const hostKeyPath = join(dir, `ssh_host_${spec.hostKeyType}_key`);
+  await generateHostKey(hostKeyPath, spec.hostKeyType, `retrace-test-${spec.role}`);
   await runFile(SIM_SEED, [], {
     env: {
-      PATH: SESSION_PATH,
+      PATH: sessionPath,
       HOME: homeDir,
       SPARK_SIM_STATE: stateDir,
       SPARK_SIM_CLUSTER: clusterDir,
@@ -185,6 +230,10 @@ async function prepareHost(
     configPath: join(dir, 'sshd_config'),
     logPath: join(dir, 'sshd.log'),
     sshd: undefined,
+    sessionPath,
+    hostKeyType: spec.hostKeyType,
+    sessionStartPath: join(dir, 'session-start.sh'),
+    loginShell: spec.loginShell,
     info: {
       role: spec.role,
       address: spec.address,
@@ -214,13 +263,16 @@ export async function startTestHosts(options: StartTestHostsOptions = {}): Promi
     const clusterDir = join(rootDir, 'cluster');
     await Promise.all([mkdir(clientDir), mkdir(clusterDir)]);
     const clientKeyPath = join(clientDir, 'id_ed25519');
-    const sessionStartPath = join(rootDir, 'session-start.sh');
-    await writeFile(sessionStartPath, renderSessionStartScript());
-    await chmod(sessionStartPath, 0o755);
     await generateEd25519Key(clientKeyPath, 'retrace-test-client');
     const authorizedKey = await readPublicKey(`${clientKeyPath}.pub`);
 
-    hosts = await Promise.all(HOST_SPECS.map((spec) => prepareHost(spec, rootDir, clusterDir, authorizedKey)));
+    const wanted = options.roles ?? ['head', 'worker'];
+    const specs = HOST_SPECS.filter((spec) => wanted.includes(spec.role));
+    hosts = await Promise.all(specs.map((spec) => prepareHost(spec, rootDir, clusterDir, authorizedKey, options.withoutTools?.[spec.role] ?? [])));
+    for (const host of hosts) {
+      await writeFile(host.sessionStartPath, renderSessionStartScript(host.loginShell));
+      await chmod(host.sessionStartPath, 0o755);
+    }
     const renderFor = (host: RunningHost) => (port: number) =>
       renderSshdConfig({
         address: host.info.address,
@@ -228,11 +280,11 @@ export async function startTestHosts(options: StartTestHostsOptions = {}): Promi
         hostKeyPath: host.hostKeyPath,
         authorizedKeysPath: join(host.dir, 'authorized_keys'),
         pidFilePath: join(host.dir, 'sshd.pid'),
-        sessionStartPath,
+        sessionStartPath: host.sessionStartPath,
         clientAliveInterval: options.clientAliveInterval ?? 0,
         clientAliveCountMax: options.clientAliveCountMax ?? 3,
         environment: {
-          PATH: SESSION_PATH,
+          PATH: host.sessionPath,
           HOME: host.info.homeDir,
           SPARK_SIM_STATE: host.info.stateDir,
           SPARK_SIM_CLUSTER: clusterDir,
@@ -279,7 +331,7 @@ export async function startTestHosts(options: StartTestHostsOptions = {}): Promi
       async rotateHostKey(role) {
         const host = byRole(role);
         await stopSshd(host);
-        await generateEd25519Key(host.hostKeyPath, `retrace-test-${role}-rotated`);
+        await generateHostKey(host.hostKeyPath, host.hostKeyType, `retrace-test-${role}-rotated`);
         await launchSshd(host, renderFor(host));
         host.info.hostKeyFingerprint = await sha256Fingerprint(`${host.hostKeyPath}.pub`);
         return host.info.hostKeyFingerprint;

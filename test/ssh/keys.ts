@@ -13,6 +13,15 @@ export async function generateEd25519Key(path: string, comment: string): Promise
   await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', comment, '-f', path]);
 }
 
+export type HostKeyType = 'ed25519' | 'rsa' | 'ecdsa';
+
+/** A host key of the given type (RSA 3072, ECDSA P-256, as ssh-keygen makes them by default). */
+export async function generateHostKey(path: string, type: HostKeyType, comment: string): Promise<void> {
+  await rm(path, { force: true });
+  await rm(`${path}.pub`, { force: true });
+  await run('ssh-keygen', ['-q', '-t', type, '-N', '', '-C', comment, '-f', path]);
+}
+
 /** "ssh-ed25519 AAAA…" without the comment. */
 export async function readPublicKey(publicKeyPath: string): Promise<string> {
   const [type, key] = (await readFile(publicKeyPath, 'utf8')).trim().split(/\s+/);

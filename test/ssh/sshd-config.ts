@@ -62,20 +62,24 @@ export function renderSshdConfig(input: SshdConfigInput): string {
 
 /**
  * Run by sshd (through the login shell) for every session. It only changes directory to the
- * test host's HOME, then runs what the client asked for exactly as sshd would have.
+ * test host's HOME, then runs what the client asked for exactly as sshd would have, with the
+ * host's login shell (the account's own, or dash for the dash host).
  */
-export function renderSessionStartScript(): string {
+export function renderSessionStartScript(loginShell: string | null = null): string {
+  // A host whose account logs in with dash runs every command with dash, as sshd would.
+  const shell = loginShell ?? '$SHELL';
   return [
     '#!/bin/sh',
     '# Written by test/ssh/harness.ts. Start every session in the test HOME, never the real one.',
     'cd "$HOME" || exit 1',
+    ...(loginShell ? [`SHELL=${loginShell}; export SHELL`] : []),
     'if [ -z "${SSH_ORIGINAL_COMMAND+set}" ]; then',
-    '  exec "$SHELL" -l',
+    `  exec "${shell}" -l`,
     'fi',
     '# Unset it so the session looks like an ordinary one (no ForceCommand) to what runs inside.',
     'requested_command=$SSH_ORIGINAL_COMMAND',
     'unset SSH_ORIGINAL_COMMAND',
-    'exec "$SHELL" -c "$requested_command"',
+    `exec "${shell}" -c "$requested_command"`,
     '',
   ].join('\n');
 }

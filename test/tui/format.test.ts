@@ -81,6 +81,11 @@ describe('timeline rows', () => {
     expect(segmentsText(timelineRowSegments(pull))).toBe('  ├ bash       2m00s ! TIMEOUT 10.1.230.180: docker pull lmsysorg/sglang:spark 2>&1 | tail -3');
   });
 
+  it('draws a compaction boundary as a rule', () => {
+    const boundary = { kind: 'message' as const, index: 9, ordinal: 9, role: 'compaction', created_at: '2026-02-26T14:00:00.000Z', preview: 'Context compacted (auto, 155,432 tokens before)', reasoning_preview: '', calls: 0, error: null };
+    expect(segmentsText(timelineRowSegments(boundary))).toBe('#9     compacted 14:00:00 ── Context compacted (auto, 155,432 tokens before) ──');
+  });
+
   it('describes the selected call with its output head, skipping blank lines', () => {
     const head = { call_id: 'call-pull-1', title: '', lines: ['', '', '<bash_metadata>', 'bash tool terminated command after exceeding timeout 120000 ms'], total_lines: 5, offset: 0 };
     const lines = timelineDetailLines(pull, head, 78, 7).map(segmentsText);

@@ -5,6 +5,7 @@ import { registerIngestCommand } from './ingest.js';
 import { registerPlanCommand } from './plan.js';
 import { registerQuickstartCommand } from './quickstart.js';
 import { registerReplayCommand } from './replay.js';
+import { registerRulesCommand } from './rules.js';
 import { registerRunsCommand } from './runs.js';
 import { registerSessionsCommand } from './sessions.js';
 import { registerShowCommand } from './show.js';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly ((program: Command, ctx: CliContext) => void)[] 
   registerReplayCommand,
   registerRunsCommand,
   registerExportCommand,
+  registerRulesCommand,
   registerQuickstartCommand,
   registerTuiCommand,
 ];

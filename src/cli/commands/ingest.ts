@@ -10,6 +10,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { renderTable } from '../format/table.js';
 import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
+import { warnActiveRuleProblems } from '../rule-problems.js';
 import { decompressZstdHead } from '../../ingest/io/zstd.js';
 import { underivedSessions } from '../../store/derived-writer.js';
 import { ingestProgress } from '../ingest-progress.js';
@@ -51,6 +52,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
   for (const problem of discovery.problems) {
     summary.errors.push({ file: problem.location.file, line: null, path: null, message: problem.message });
   }
+  summary.warnings.push(...discovery.warnings);
   const db = await Database.open(options.db, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
   const progress = ingestProgress(output, { json: options.json, lines: options.progress }, started);
   try {
@@ -65,6 +67,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
     output.clearStatus();
     db.close();
   }
+  warnActiveRuleProblems(output);
   if (options.json) output.json(summary);
   else printSummary(summary, discovery.sources.length, options.db, Date.now() - started, output);
   return ingestExitCode(summary, discovery.sources.length);
@@ -98,6 +101,17 @@ function printSummary(summary: IngestSummary, found: number, dbPath: string, ela
       `Kept the first and last 4 Mi characters of ${summary.texts_cut} text${summary.texts_cut === 1 ? '' : 's'} over 16 MiB ` +
         '(full size and SHA-256 in the text and in extra.retrace_cut; truncated is set on such tool calls).',
     );
+  }
+  if (summary.messages_removed + summary.tool_calls_removed > 0) {
+    output.line(`Removed: ${summary.messages_removed} messages, ${summary.tool_calls_removed} tool calls the agent no longer holds.`);
+  }
+  if (summary.warnings.length > 0) {
+    output.line();
+    output.line(`Warnings (${summary.warnings.length}): read without error, but worth a look:`);
+    for (const warning of summary.warnings.slice(0, 20)) {
+      output.line(`  ${warning.file} (${warning.agent}${warning.version ? ` ${warning.version}` : ''}): ${warning.reason}`);
+    }
+    if (summary.warnings.length > 20) output.line(`  … and ${summary.warnings.length - 20} more (use --json for all)`);
   }
   if (summary.errors.length > 0) {
     output.line();
@@ -138,7 +152,7 @@ export function registerIngestCommand(program: Command, ctx: CliContext): void {
     .option('--db <file>', DB_OPTION_HELP)
     .addOption(new Option('--format <format>', 'which agent wrote them').choices(FORMAT_CHOICES as string[]).default('auto'))
     .option('--no-redact', 'keep secrets (tokens, keys, passwords) instead of replacing them with [REDACTED:kind]')
-    .option('--json', 'print {sources, sessions, messages, tool_calls, redactions, skipped_unchanged, errors} only')
+    .option('--json', 'print {sources, sessions, messages, tool_calls, redactions, skipped_unchanged, errors, warnings} only')
     .option('--progress', 'print a line on stderr as each source is read, stored and derived (for logs and pipes)')
     .addHelpText('after', examples([
       'retrace ingest sessions/',

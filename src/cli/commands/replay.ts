@@ -28,6 +28,8 @@ export interface ReplayOptions {
   vars: string[];
   live: boolean;
   yes: boolean;
+  /** Go on after a failed step (the run still ends failed). */
+  keepGoing?: boolean;
   from?: string;
   to?: string;
   resume?: string;
@@ -107,6 +109,7 @@ async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOp
       recorder: new StoreRunRecorder(db),
       autoConfirm: options.yes,
       holdOnFailure,
+      keepGoing: options.keepGoing,
       resume: prepared.resume,
       listener,
     });
@@ -181,6 +184,7 @@ export function registerReplayCommand(program: Command, ctx: CliContext): void {
     .option('--host <role=host>', 'ROLE=[user@]host[:port] (an ~/.ssh/config alias works); repeat for each role', collect, [])
     .option('--live', 'execute the steps (default: dry run)')
     .option('--yes', 'approve destructive steps without asking')
+    .option('--keep-going', 'go on after a failed step (by default the run stops at the first failure); the run still ends failed')
     .option('--from <step>', 'first step to run (a step id)')
     .option('--to <step>', 'last step to run (a step id)')
     .option('--resume <run>', 'go on with an interrupted or failed live run')
@@ -201,7 +205,7 @@ export function registerReplayCommand(program: Command, ctx: CliContext): void {
       'retrace replay --resume run_20260226-134100_3f9a',
       'retrace replay qwen.yaml --live --tui --host head=spark-a --host worker=spark-b',
     ]))
-    .action(async (source: string | undefined, opts: Omit<ReplayOptions, 'db' | 'hosts' | 'vars' | 'live' | 'yes' | 'acceptNew' | 'json'> & { db?: string; host: string[]; var: string[]; live?: boolean; yes?: boolean; acceptNew?: boolean; json?: boolean }) => {
+    .action(async (source: string | undefined, opts: Omit<ReplayOptions, 'db' | 'hosts' | 'vars' | 'live' | 'yes' | 'acceptNew' | 'json'> & { db?: string; host: string[]; var: string[]; live?: boolean; yes?: boolean; keepGoing?: boolean; acceptNew?: boolean; json?: boolean }) => {
       ctx.setExitCode(
         await replayCommand(source, {
           ...opts,
@@ -210,6 +214,7 @@ export function registerReplayCommand(program: Command, ctx: CliContext): void {
           vars: opts.var,
           live: Boolean(opts.live),
           yes: Boolean(opts.yes),
+          keepGoing: Boolean(opts.keepGoing),
           acceptNew: Boolean(opts.acceptNew),
           json: Boolean(opts.json),
           tui: Boolean(opts.tui),

@@ -33,7 +33,21 @@ function callLine(call: ToolCallView): string {
   return `    ⚙ ${oneLine(call.tool)} (${formatDuration(call.duration_ms)})${flags.length ? ` [${flags.join(', ')}]` : ''}: ${oneLine(what).slice(0, 160)}`;
 }
 
+/**
+ * A compaction boundary (role `compaction`, from Claude Code's `compact_boundary` or Codex's
+ * `compacted`): a rule across the story, since the agent's context restarts from a summary here.
+ */
+function renderCompaction(message: MessageView, width: number): string[] {
+  const [first = 'Context compacted', ...rest] = message.text.split('\n');
+  const when = message.created_at?.replace('T', ' ').slice(0, 19) ?? '';
+  const lines = [`#${message.ordinal} ── ${first} ──  ${when}`.trimEnd()];
+  const summary = rest.join('\n').trim();
+  if (summary) lines.push(...clip(summary, 4, width - 4).map((l) => `    ${l}`));
+  return lines;
+}
+
 function renderMessage(message: MessageView, width: number): string[] {
+  if (message.role === 'compaction') return renderCompaction(message, width);
   const header = `#${message.ordinal} ${message.role}  ${message.created_at?.replace('T', ' ').slice(0, 19) ?? ''}${message.model ? `  ${message.model}` : ''}`;
   const lines = [header];
   if (message.reasoning) lines.push(...clip(message.reasoning, 4, width - 6).map((l) => `    💭 ${l}`));

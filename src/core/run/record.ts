@@ -27,6 +27,8 @@ export interface RunHeader {
   stepTo: string | null;
   startedAt: number;
   pid: number | null;
+  /** The `--var` values the run was started with (a resume keeps them). */
+  vars?: Record<string, string>;
   /** `replay` for runs of this process, `runlog:<file>` for runs imported from an exported script's log. */
   origin: string;
 }
@@ -59,10 +61,12 @@ export interface StepFinish extends StepStart {
 
 export interface RunRecorder {
   runStarted(header: RunHeader): Promise<void>;
-  /** A resumed run goes on under its own id: status back to running, new hosts noted. */
-  runResumed(runId: string, hosts: Record<string, string>, at: number, pid: number | null): Promise<void>;
+  /** A resumed run goes on under its own id: status back to running, new hosts, the plan and values it now runs noted. */
+  runResumed(runId: string, hosts: Record<string, string>, at: number, pid: number | null, now?: { planJson: string; vars: Record<string, string> }): Promise<void>;
   stepStarted(step: StepStart): Promise<void>;
   stepFinished(step: StepFinish): Promise<void>;
+  /** The remote process group of a running attempt, as soon as the host reports it: a resume stops it if it outlived retrace. */
+  stepRemoteProcess?(runId: string, stepId: string, role: string, attempt: number, pgid: number): Promise<void>;
   runFinished(runId: string, status: RunStatus, endedAt: number): Promise<void>;
 }
 

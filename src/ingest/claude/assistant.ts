@@ -3,6 +3,7 @@ import type { HeldMessage, HeldMessages } from '../jsonl/held-messages.js';
 import { isJsonObject } from '../jsonl/parse-line.js';
 import { extraJson, issuedCall, joinText, numberOrNull } from '../jsonl/values.js';
 import { SHELL_TOOLS, type AssistantMessage, type ContentBlock, type Usage } from './schema.js';
+import { completeServerCall, isServerResultBlock, SERVER_CALL_BLOCKS } from './server-tools.js';
 
 /** Claude Code's own stand-in model for messages it wrote itself (errors, "No response requested."). */
 export const SYNTHETIC_MODEL = '<synthetic>';
@@ -51,17 +52,26 @@ export function addBlocks(message: AssistantMessage, context: BlockContext): Ing
       record.reasoning = joinText(record.reasoning, block.thinking ?? '');
     } else if (block.type === 'redacted_thinking') {
       record.reasoning = joinText(record.reasoning, '[redacted thinking]');
-    } else if (block.type === 'tool_use') {
+    } else if (block.type === 'tool_use' || SERVER_CALL_BLOCKS.has(block.type)) {
       const callId = block.id ?? `${record.id}:${entry.calls.length}`;
       if (entry.calls.some((call) => call.callId === callId)) return;
       const tool = block.name ?? 'unknown';
       const input = isJsonObject(block.input) ? block.input : {};
       const command = SHELL_TOOLS.has(tool) && typeof input['command'] === 'string' ? input['command'] : null;
-      const title = typeof input['description'] === 'string' ? input['description'] : null;
+      // A provider's search or fetch has no description: its query or URL says what it did.
+      const described = block.type === 'tool_use' ? input['description'] : (input['query'] ?? input['url']);
       const call = issuedCall({
-        sessionId: context.sessionId, messageId: record.id, callId, tool, input: JSON.stringify(block.input ?? {}), command, title, startedAt: context.at,
+        sessionId: context.sessionId, messageId: record.id, callId, tool, input: JSON.stringify(block.input ?? {}), command,
+        title: typeof described === 'string' ? described : null, startedAt: context.at,
       });
-      held.addCall(entry, call, true);
+      const serverName = typeof block['server_name'] === 'string' ? block['server_name'] : undefined;
+      // Run by the model's provider, not by Claude Code: said so, since no local process ran it.
+      const marked = block.type === 'tool_use' ? call : { ...call, extra: extraJson({ runBy: 'provider', callType: block.type, server: serverName }) };
+      held.addCall(entry, marked, true);
+    } else if (isServerResultBlock(block.type) && typeof block.tool_use_id === 'string') {
+      const done = held.update(block.tool_use_id, (call) => completeServerCall(call, block, context.at));
+      if (done) items.push(...done);
+      else items.push({ kind: 'unknown', sessionId: context.sessionId, what: `block:${block.type}:orphan`, raw: JSON.stringify(block), location: { ...context.location, path: `$.message.content[${index}]` } });
     } else if (block.type === 'image') {
       record.text = joinText(record.text, '[image]');
     } else {

@@ -7,6 +7,8 @@ import { extraJson, timeOf } from '../jsonl/values.js';
 import { emptyMessage, type IngestItem, type Location } from '../../core/model.js';
 import { describeIssues } from '../validation.js';
 import { addBlocks, applyUsage, assistantExtra, newAssistantMessage, SYNTHETIC_MODEL } from './assistant.js';
+import { CLAUDE_LINE_TYPES, COMPACTION_SUBTYPES } from './detect.js';
+import type { ReplayFilter } from './replay.js';
 import type { ClaudeResumeContext } from './resume-context.js';
 import { ClaudeSessionState } from './session-state.js';
 import {
@@ -30,6 +32,8 @@ export interface ClaudeFileContext {
   pathSessionId: string | null;
   pathAgentId: string | null;
   meta: SubagentMeta | null;
+  /** A subagent forked with its parent's context: tells the replayed parent records (replay.ts). */
+  replay?: ReplayFilter | null;
 }
 
 const RECENT_ASSISTANT_MESSAGES = 64;
@@ -57,6 +61,8 @@ export class ClaudeConverter implements LineConverter {
     const parsed = recordSchema.safeParse(value);
     if (!parsed.success) return [{ kind: 'problem', message: describeIssues(parsed.error), location }];
     const record = parsed.data;
+    // The parent's records a forked subagent replays are the parent's: stored once, with it.
+    if (this.context.replay?.isReplay(record, value)) return this.held.release();
     const at = timeOf(record.timestamp);
     this.state.noteRecord(record, value, at);
     // Lines of one API response share `message.id`; a line without one stands alone.
@@ -78,7 +84,7 @@ export class ClaudeConverter implements LineConverter {
   finish(): IngestItem[] {
     this.held.seal(this.current);
     this.current = null;
-    return [...this.held.flush(), ...this.state.finish()];
+    return [...this.held.flush(), ...this.state.finish(this.context.replay?.replayed ?? 0)];
   }
 
   private dispatch(record: ClaudeRecord, value: JsonObject, line: Line, at: number | null, location: Location, messageId: string | null): IngestItem[] {
@@ -96,9 +102,11 @@ export class ClaudeConverter implements LineConverter {
       case 'attachment':
         return this.onAttachment(record, value, line, at, location);
       default: {
+        const subtype = value['subtype'];
+        if (record.type === 'system' && typeof subtype === 'string' && COMPACTION_SUBTYPES.has(subtype)) return this.onCompaction(record, value, at, location);
         // The end of a turn: calls still unanswered will not be answered any more.
-        const flushed = record.type === 'system' && value['subtype'] === 'turn_duration' ? this.held.flush() : [];
-        return [...flushed, this.unknown(`line:${record.type}`, line.text, location)];
+        const flushed = record.type === 'system' && subtype === 'turn_duration' ? this.held.flush() : [];
+        return [...flushed, this.unknown(`line:${record.type}`, line.text, location, CLAUDE_LINE_TYPES.has(record.type))];
       }
     }
   }
@@ -152,7 +160,26 @@ export class ClaudeConverter implements LineConverter {
       // A prompt typed while the agent was busy, handed to it at this point.
       return this.prompt(record, resultText(parsed.data.attachment.prompt), at, location, 'queued_command');
     }
-    return [this.unknown('line:attachment', line.text, location)];
+    return [this.unknown('line:attachment', line.text, location, true)];
+  }
+
+  /**
+   * A compaction boundary (`system` `compact_boundary`, `compactMetadata {trigger, preTokens}`): a
+   * message of role `compaction` that `show` and the TUI list; the summary the conversation
+   * continues from follows as an `isCompactSummary` user record (kept as a system message).
+   */
+  private onCompaction(record: ClaudeRecord, value: JsonObject, at: number | null, location: Location): IngestItem[] {
+    const meta = isJsonObject(value['compactMetadata']) ? value['compactMetadata'] : {};
+    const trigger = typeof meta['trigger'] === 'string' ? meta['trigger'] : null;
+    const preTokens = typeof meta['preTokens'] === 'number' ? meta['preTokens'] : null;
+    const how = [trigger, preTokens !== null ? `${preTokens.toLocaleString('en-US')} tokens before` : null].filter(Boolean).join(', ');
+    const message = emptyMessage(this.state.sessionId(), record.uuid ?? `line-${location.line ?? 0}`, 'compaction');
+    message.text = `Context compacted${how ? ` (${how})` : ''}`;
+    message.createdAt = at;
+    message.completedAt = at;
+    message.extra = extraJson({ kind: String(value['subtype']), trigger, preTokens, logicalParentUuid: value['logicalParentUuid'] });
+    this.held.hold(message, location, false);
+    return [];
   }
 
   private prompt(record: ClaudeRecord, text: string, at: number | null, location: Location, kind: string): IngestItem[] {
@@ -187,7 +214,8 @@ export class ClaudeConverter implements LineConverter {
     if (this.recent.size > RECENT_ASSISTANT_MESSAGES) this.recent.delete(this.recent.keys().next().value as string);
   }
 
-  private unknown(what: string, raw: string, location: Location): IngestItem {
-    return { kind: 'unknown', sessionId: this.state.sessionIdOrNull(), what, raw, location };
+  /** A record kept raw; `expected` for kinds Claude Code is known to write (detect.ts), not drift. */
+  private unknown(what: string, raw: string, location: Location, expected = false): IngestItem {
+    return { kind: 'unknown', sessionId: this.state.sessionIdOrNull(), what, raw, location, ...(expected ? { expected } : {}) };
   }
 }

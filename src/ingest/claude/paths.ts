@@ -40,3 +40,12 @@ export function claudePathIds(path: string): ClaudePathIds {
     metaFile: join(dirname(path), `agent-${agentId}.meta.json`),
   };
 }
+
+/**
+ * The main transcript a subagent under `<project>/<session>/subagents/` belongs to,
+ * `<project>/<session>.jsonl`; null for a main transcript or the older flat layout.
+ */
+export function parentTranscriptOf(path: string): string | null {
+  const underSession = /^(.*)\/subagents\/(?:.*\/)?agent-[^/]+$/.exec(path);
+  return underSession ? `${underSession[1] as string}.jsonl` : null;
+}

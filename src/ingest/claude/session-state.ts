@@ -1,4 +1,5 @@
-import { extraJson, titleFromPrompt } from '../jsonl/values.js';
+import { titleFromRequest } from '../jsonl/prompt-title.js';
+import { extraJson } from '../jsonl/values.js';
 import type { IngestItem } from '../../core/model.js';
 import type { ClaudeFileContext } from './convert.js';
 import { KNOWN_RECORD_FIELDS, recordSchema, type ClaudeRecord } from './schema.js';
@@ -68,12 +69,11 @@ export class ClaudeSessionState {
     this.model ??= model;
   }
 
+  /** A prompt: the first that holds a request of the user's own (not an IDE or command preamble) can title the session. */
   notePrompt(text: string): void {
-    // Wrapped command output and caveats (`<command-name>…`) make poor titles.
-    if (!this.titles.has('first-prompt') && !text.trimStart().startsWith('<')) {
-      const title = titleFromPrompt(text);
-      if (title) this.titles.set('first-prompt', title);
-    }
+    if (this.titles.has('first-prompt')) return;
+    const title = titleFromRequest(text);
+    if (title) this.titles.set('first-prompt', title);
   }
 
   setTitle(source: 'custom' | 'ai' | 'summary', title: string, raw?: string): void {
@@ -95,10 +95,11 @@ export class ClaudeSessionState {
     return pathAgentId ? `${pathSessionId}:${pathAgentId}` : pathSessionId;
   }
 
-  finish(): IngestItem[] {
+  /** The session record; `replayed`: records of the parent a forked subagent repeated, not stored again. */
+  finish(replayed = 0): IngestItem[] {
     if (this.id === null) {
       // Older Claude Code wrote files holding only summaries of conversations kept elsewhere.
-      return this.summaryLines.map((raw) => ({ kind: 'unknown', sessionId: null, what: 'line:summary', raw, location: { file: this.context.file } }));
+      return this.summaryLines.map((raw) => ({ kind: 'unknown', sessionId: null, what: 'line:summary', raw, location: { file: this.context.file }, expected: true }));
     }
     const titleSource = TITLE_PRIORITY.find((source) => this.titles.has(source) && (this.titleFromPrompt || source !== 'first-prompt'));
     // A resumed read reports its extra only with a new title: the store keeps the last extra whole.
@@ -110,6 +111,7 @@ export class ClaudeSessionState {
       agentType: this.context.meta?.agentType,
       spawnedBy: this.context.meta?.toolUseId,
       titleSource,
+      replayedParentRecords: replayed > 0 ? replayed : null,
     });
     return [
       {
@@ -127,6 +129,7 @@ export class ClaudeSessionState {
         },
         location: { file: this.context.file },
         unknownFields: Object.fromEntries(this.unknownFields),
+        agentVersion: this.version,
       },
     ];
   }

@@ -1,6 +1,7 @@
 import type { ToolCallRecord } from '../../core/model.js';
 import { isJsonObject } from '../jsonl/parse-line.js';
 import { elapsed, extraJson, extraOf, smallFields } from '../jsonl/values.js';
+import { persistedOutputOf, wholeOutputInLine } from './persisted-output.js';
 import { SHELL_TOOLS, type ContentBlock } from './schema.js';
 
 /** Bash results that mean the tool killed (or abandoned) the command at its time limit. */
@@ -52,20 +53,43 @@ export function completeCall(
   // A command that ran to an exit (any code) or was killed completed as a tool call, as in opencode.
   const status = isError && !exitMatch && !timedOut ? 'error' : 'completed';
   const agentId = typeof sidecar?.['agentId'] === 'string' ? sidecar['agentId'] : null;
+  // The exit code has its column: the output is what the command printed.
+  const printed = exitMatch ? output.slice(exitMatch[0].length).replace(/^\r?\n/, '') : output;
+  const kept = keptOutput(printed, sidecar);
   return {
     ...call,
     status,
-    // The exit code has its column: the output is what the command printed.
-    output: exitMatch ? output.slice(exitMatch[0].length).replace(/^\r?\n/, '') : output,
+    output: kept.output,
     endedAt,
     durationMs: elapsed(call.startedAt, endedAt),
     exitCode,
     timedOut,
-    truncated: typeof sidecar?.['persistedOutputPath'] === 'string',
+    truncated: kept.truncated,
     extra: extraJson({
       ...extraOf(call),
       result: smallFields(sidecar),
       childSessionId: agentId ? `${sessionId}:${agentId}` : null,
+      persistedOutput: kept.restoredFrom,
+      persistedFile: kept.waitsForFile,
     }),
   };
+}
+
+interface KeptOutput {
+  output: string;
+  truncated: boolean;
+  /** Where the whole of a persisted output came from (`toolUseResult`), if it did. */
+  restoredFrom: string | null;
+  /** The `tool-results/` file that may hold the whole output, read by the source (persisted-output.ts). */
+  waitsForFile: string | null;
+}
+
+/** The output to keep: the whole of a persisted output when the line holds it, else the preview. */
+function keptOutput(printed: string, sidecar: Record<string, unknown> | null): KeptOutput {
+  const persistedPath = typeof sidecar?.['persistedOutputPath'] === 'string' ? sidecar['persistedOutputPath'] : null;
+  const persisted = persistedOutputOf(printed, persistedPath);
+  if (!persisted) return { output: printed, truncated: false, restoredFrom: null, waitsForFile: null };
+  const whole = wholeOutputInLine(sidecar, persisted.preview);
+  if (whole !== null) return { output: whole, truncated: false, restoredFrom: 'toolUseResult', waitsForFile: null };
+  return { output: printed, truncated: true, restoredFrom: null, waitsForFile: persisted.fileName };
 }

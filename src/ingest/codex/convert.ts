@@ -8,9 +8,11 @@ import { describeIssues } from '../validation.js';
 import { ResponseItems } from './items.js';
 import type { CodexResumeContext } from './resume-context.js';
 import { CodexSessionState } from './session-state.js';
+import { IGNORED_EVENTS, IGNORED_LINE_TYPES, TURN_COMPLETE_EVENTS, TURN_STARTED_EVENTS } from './known-kinds.js';
+import { execEndFacts } from './run-time.js';
 import {
   compactedSchema,
-  KNOWN_EVENTS,
+  execCommandEndSchema,
   legacyHeaderSchema,
   rolloutLineSchema,
   sessionMetaSchema,
@@ -36,6 +38,8 @@ export class CodexConverter implements LineConverter {
   private readonly items: ResponseItems;
   private previousTotal: TokenUsage | null = null;
   private seenFirstLine = false;
+  /** A `compacted` line made the boundary its `context_compacted` event would otherwise make. */
+  private compactionShown = false;
 
   constructor(private readonly context: CodexFileContext) {
     const resumed = context.resumed;
@@ -65,7 +69,8 @@ export class CodexConverter implements LineConverter {
 
   finish(): IngestItem[] {
     this.items.sealResponse();
-    return [...this.held.flush(), ...this.state.finish()];
+    const ended = this.items.finish();
+    return [...ended, ...this.held.flush(), ...this.state.finish()];
   }
 
   private prime(value: JsonObject): void {
@@ -114,6 +119,7 @@ export class CodexConverter implements LineConverter {
         return [];
       }
       case 'response_item':
+        this.compactionShown = false;
         if (!isJsonObject(payload) || typeof payload['type'] !== 'string') return problem('response_item: payload must be an object with a string "type"');
         return this.items.onItem(payload, { at, location, raw: line.text });
       case 'event_msg':
@@ -122,11 +128,20 @@ export class CodexConverter implements LineConverter {
       case 'compacted':
         return this.onCompacted(payload, at, location);
       default:
-        return [this.unknown(`line:${parsed.data.type}`, line.text, location)];
+        return IGNORED_LINE_TYPES.has(parsed.data.type) ? [] : [this.unknown(`line:${parsed.data.type}`, line.text, location)];
     }
   }
 
   private onEvent(payload: JsonObject, type: string, at: number | null, location: Location, raw: string): IngestItem[] {
+    if (TURN_STARTED_EVENTS.has(type)) {
+      this.items.sealResponse();
+      return [];
+    }
+    if (TURN_COMPLETE_EVENTS.has(type)) {
+      // The turn is over: calls still unanswered (a server left running) will not be answered in it.
+      this.items.sealResponse();
+      return this.held.flush();
+    }
     switch (type) {
       case 'token_count': {
         const parsed = tokenCountSchema.safeParse(payload);
@@ -135,13 +150,16 @@ export class CodexConverter implements LineConverter {
         if (info) this.applyTokens(info.last_token_usage ?? null, info.total_token_usage ?? null);
         return [];
       }
-      case 'task_started':
-        this.items.sealResponse();
+      case 'exec_command_end': {
+        const parsed = execCommandEndSchema.safeParse(payload);
+        if (!parsed.success) return [{ kind: 'problem', message: `exec_command_end: ${describeIssues(parsed.error)}`, location }];
+        return this.items.onExecEnd(parsed.data.call_id, execEndFacts(parsed.data, at), { at, location, raw });
+      }
+      case 'context_compacted':
+        // Follows the `compacted` line of the same compaction; a boundary of its own only without one.
+        if (!this.compactionShown) return this.compactionBoundary(null, at, location);
+        this.compactionShown = false;
         return [];
-      case 'task_complete':
-        // The turn is over: calls still unanswered (a server left running) will not be answered in it.
-        this.items.sealResponse();
-        return this.held.flush();
       case 'turn_aborted': {
         const reason = typeof payload['reason'] === 'string' ? payload['reason'] : 'aborted';
         this.items.sealResponse();
@@ -154,7 +172,7 @@ export class CodexConverter implements LineConverter {
         return [];
       }
       default:
-        return KNOWN_EVENTS.has(type) ? [] : [this.unknown(`event_msg:${type}`, raw, location)];
+        return IGNORED_EVENTS.has(type) ? [] : [this.unknown(`event_msg:${type}`, raw, location)];
     }
   }
 
@@ -178,13 +196,24 @@ export class CodexConverter implements LineConverter {
   private onCompacted(payload: unknown, at: number | null, location: Location): IngestItem[] {
     const parsed = compactedSchema.safeParse(payload);
     if (!parsed.success) return [{ kind: 'problem', message: `compacted: ${describeIssues(parsed.error)}`, location }];
+    return this.compactionBoundary(parsed.data, at, location);
+  }
+
+  /**
+   * A compaction boundary, kept as a message of role `compaction` that `show` and the TUI list:
+   * the model's history restarts here from the summary (the `compacted` line's `message`).
+   */
+  private compactionBoundary(compacted: { message?: string | undefined; replacement_history?: unknown[] | null | undefined } | null, at: number | null, location: Location): IngestItem[] {
     this.items.sealResponse();
-    const message = emptyMessage(this.state.sessionId(), `line-${location.line ?? 0}`, 'system');
-    message.text = joinText('', parsed.data.message ?? '');
+    const message = emptyMessage(this.state.sessionId(), `line-${location.line ?? 0}`, 'compaction');
+    const summary = compacted?.message ?? '';
+    // The summary the model's history restarts from follows the boundary's own line.
+    message.text = joinText('Context compacted', summary);
     message.createdAt = at;
     message.completedAt = at;
-    message.extra = extraJson({ kind: 'compaction', replacementHistoryItems: parsed.data.replacement_history?.length });
+    message.extra = extraJson({ kind: 'compaction', replacementHistoryItems: compacted?.replacement_history?.length });
     this.held.hold(message, location, false);
+    this.compactionShown = compacted !== null;
     return [];
   }
 

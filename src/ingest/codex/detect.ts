@@ -1,12 +1,11 @@
 import type { HeadLineRules, HeadVerdict } from '../jsonl/head-lines.js';
 import type { JsonObject } from '../jsonl/parse-line.js';
-
-const WRAPPED_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+import { WRAPPED_LINE_TYPES } from './known-kinds.js';
 
 function classify(value: JsonObject): HeadVerdict {
   const type = value['type'];
   if (typeof type === 'string' && 'payload' in value && typeof value['timestamp'] === 'string') {
-    return WRAPPED_TYPES.has(type) ? 'yes' : 'unsure';
+    return WRAPPED_LINE_TYPES.has(type) ? 'yes' : 'unsure';
   }
   // Legacy unwrapped rollouts open with a bare header `{id, timestamp, instructions, git}`.
   if (type === undefined && typeof value['id'] === 'string' && typeof value['timestamp'] === 'string' && ('instructions' in value || 'git' in value)) {
@@ -18,5 +17,7 @@ function classify(value: JsonObject): HeadVerdict {
 /** Codex rollouts: wrapped `{timestamp, type, payload}` lines, or the legacy bare header. */
 export const CODEX_HEAD: HeadLineRules = {
   classify,
-  prefix: /^\{"timestamp":"[^"]*","type":"(session_meta|response_item|event_msg|turn_context|compacted)","payload":|^\{"id":"[^"]+","timestamp":"[^"]+","instructions":/,
+  prefix: new RegExp(
+    `^\\{"timestamp":"[^"]*",("ordinal":\\d+,)?"type":"(${[...WRAPPED_LINE_TYPES].join('|')})","payload":|^\\{"id":"[^"]+","timestamp":"[^"]+","instructions":`,
+  ),
 };

@@ -5,7 +5,9 @@ import { parseJson } from '../../core/json-depth.js';
  * The output of a Codex tool call in every style seen in the wild (docs/formats/codex.md):
  * structured JSON `{output, metadata: {exit_code, duration_seconds}}`, freeform
  * `Exit code: N / Wall time: S seconds / Output:`, and unified exec
- * `Chunk ID / Wall time / Process exited with code N | Process running with session ID N / Output:`.
+ * `Chunk ID / Wall time / Process exited with code N | Process running with session ID N / Output:`,
+ * which 0.118 opens with a `Command: <the shell command line>` header (and may write without an
+ * exit line: the `exec_command_end` event then says it).
  */
 export interface ExecOutput {
   style: 'structured' | 'freeform' | 'unified' | 'text';
@@ -17,14 +19,21 @@ export interface ExecOutput {
   truncated: boolean;
   /** Unified exec: the process is still running and this session id reaches it (`write_stdin`). */
   runningSession: number | null;
+  /** The command line a `Command:` header names (the shell wrapper included: `/bin/zsh -lc '…'`). */
+  shellCommand: string | null;
 }
 
 const HEADER_LINES = 8;
 const TIMEOUT_BODY = /^command timed out after \d+ ?(milliseconds|ms|seconds|s)\b/i;
 const TRUNCATION_MARK = /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]|…\d+ tokens truncated…/;
 
+/** A body that starts with the shell tool's timeout notice. */
+export function isTimeoutBody(body: string): boolean {
+  return TIMEOUT_BODY.test(body);
+}
+
 function plain(body: string): ExecOutput {
-  return { style: 'text', body, exitCode: null, wallTimeMs: null, timedOut: false, truncated: false, runningSession: null };
+  return { style: 'text', body, exitCode: null, wallTimeMs: null, timedOut: false, truncated: false, runningSession: null, shellCommand: null };
 }
 
 function seconds(text: string): number | null {
@@ -53,18 +62,34 @@ function structured(text: string): ExecOutput | null {
     timedOut: TIMEOUT_BODY.test(output),
     truncated: TRUNCATION_MARK.test(output),
     runningSession: null,
+    shellCommand: null,
   };
 }
 
+const HEADER_LINE = /^(Output:|Exit code: -?\d+|Process exited with code -?\d+|Process running with session ID \d+|Wall time: [\d.]+ seconds?|Total output lines: \d+|(Chunk ID|Original token count): .*)\r?$/;
+
+/**
+ * The `Command:` header of a 0.118 unified-exec output and the line its other headers start at:
+ * the command line can span lines (a heredoc), so it runs to the first line that is a header.
+ */
+function commandHeader(lines: readonly string[]): { command: string; next: number } | null {
+  if (!(lines[0] ?? '').startsWith('Command: ')) return null;
+  const next = lines.findIndex((line, index) => index > 0 && HEADER_LINE.test(line));
+  if (next === -1) return null;
+  return { command: lines.slice(0, next).join('\n').slice('Command: '.length).replace(/\r$/, ''), next };
+}
+
 function headed(text: string): ExecOutput | null {
-  const lines = text.split('\n');
-  const out: ExecOutput = { ...plain(''), style: 'freeform' };
+  const all = text.split('\n');
+  const command = commandHeader(all);
+  const lines = command ? all.slice(command.next) : all;
+  const out: ExecOutput = { ...plain(''), style: command ? 'unified' : 'freeform', shellCommand: command?.command ?? null };
   let matched = 0;
   for (let index = 0; index < Math.min(lines.length, HEADER_LINES); index += 1) {
     const line = (lines[index] as string).replace(/\r$/, '');
     let match: RegExpExecArray | null;
     if (line === 'Output:') {
-      if (matched === 0) return null;
+      if (matched === 0 && !command) return null;
       out.body = lines.slice(index + 1).join('\n');
       out.timedOut = TIMEOUT_BODY.test(out.body);
       out.truncated ||= TRUNCATION_MARK.test(out.body);
@@ -84,7 +109,7 @@ function headed(text: string): ExecOutput | null {
   }
   // Headers and no `Output:` line: an empty body, as long as nothing but headers was there.
   const rest = lines.slice(matched).join('\n').trim();
-  if (matched === 0 || rest !== '' || (out.exitCode === null && out.runningSession === null)) return null;
+  if ((matched === 0 && !command) || rest !== '' || (out.exitCode === null && out.runningSession === null)) return null;
   return out;
 }
 

@@ -1,5 +1,6 @@
 import type { Adapter, FileHead } from '../adapter.js';
-import { detectJsonlHead } from '../jsonl/head-lines.js';
+import { detectJsonlHead, pickFromHead } from '../jsonl/head-lines.js';
+import { isJsonObject } from '../jsonl/parse-line.js';
 import { jsonlSource } from '../jsonl/jsonl-source.js';
 import type { SourceFormat } from '../../core/model.js';
 import type { Source } from '../../core/source.js';
@@ -27,6 +28,13 @@ export const codexAdapter: Adapter = {
 
   async sourcesForFile(path: string): Promise<Source[]> {
     return [await codexSource(path)];
+  },
+
+  versionOf(head: FileHead): string | null {
+    return pickFromHead(head.text, (value) => {
+      const payload = value['type'] === 'session_meta' && isJsonObject(value['payload']) ? value['payload'] : null;
+      return typeof payload?.['cli_version'] === 'string' ? payload['cli_version'] : null;
+    });
   },
 
   defaultLocations(env, home) {

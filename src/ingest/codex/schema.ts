@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isJsonObject } from '../jsonl/parse-line.js';
 
 /**
  * Codex CLI rollout lines (codex-rs `protocol.rs` / `models.rs`; see docs/formats/codex.md).
@@ -27,7 +28,7 @@ const threadSpawnSchema = z.looseObject({
   agent_role: z.string().nullish(),
 });
 
-export const sessionMetaSchema = z.looseObject({
+const sessionMetaFields = z.looseObject({
   id: z.string().min(1),
   timestamp: z.string().optional(),
   cwd: z.string().optional(),
@@ -40,6 +41,12 @@ export const sessionMetaSchema = z.looseObject({
   forked_from_id: z.string().nullish(),
   git: z.unknown().optional(),
 });
+
+/** `session_meta.payload`; later builds may name the thread `session_id` (codex-rs reads both), taken as `id`. */
+export const sessionMetaSchema = z.preprocess(
+  (value) => (isJsonObject(value) && value['id'] === undefined && typeof value['session_id'] === 'string' ? { ...value, id: value['session_id'] } : value),
+  sessionMetaFields,
+);
 export type SessionMeta = z.infer<typeof sessionMetaSchema>;
 
 /** `session_meta.source` of a spawned child thread: `{subagent: {thread_spawn: {parent_thread_id…}}}`. */
@@ -115,12 +122,40 @@ export const tokenCountSchema = z.looseObject({
 
 export const compactedSchema = z.looseObject({ message: z.string().optional(), replacement_history: z.array(z.unknown()).nullish() });
 
-/** `event_msg` types that repeat a response item, mark turns, or are read elsewhere: not unknown. */
-export const KNOWN_EVENTS = new Set([
-  'user_message', 'agent_message', 'agent_reasoning', 'agent_reasoning_raw_content', 'agent_reasoning_section_break',
-  'task_started', 'task_complete', 'context_compacted', 'entered_review_mode', 'exited_review_mode', 'undo_completed',
-  'item_completed', 'token_count', 'turn_aborted', 'thread_name_updated',
-]);
+/** `std::time::Duration` as serde writes it (`{secs, nanos}`); a number of seconds or `"1.5s"` in other writers. */
+const durationSchema = z.union([z.looseObject({ secs: z.number(), nanos: z.number().optional() }), z.number(), z.string()]);
+
+/**
+ * `event_msg` `exec_command_end` (`ExecCommandEndEvent`, protocol.rs), persisted in extended mode:
+ * the command's exit code, run time and output, whether or not the tool's output item says them.
+ */
+export const execCommandEndSchema = z.looseObject({
+  call_id: z.string().min(1),
+  process_id: z.string().nullish(),
+  command: z.array(z.string()).nullish(),
+  source: z.string().nullish(),
+  stdout: z.string().nullish(),
+  stderr: z.string().nullish(),
+  aggregated_output: z.string().nullish(),
+  formatted_output: z.string().nullish(),
+  exit_code: z.number().nullish(),
+  duration: durationSchema.nullish(),
+  status: z.string().nullish(),
+});
+export type ExecCommandEnd = z.infer<typeof execCommandEndSchema>;
+
+/** Milliseconds of a duration in any of its written forms, or null. */
+export function durationMs(value: ExecCommandEnd['duration']): number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.round(value * 1000) : null;
+  if (typeof value === 'string') {
+    const match = /^([\d.]+)\s*(ms|s)?$/.exec(value.trim());
+    if (!match) return null;
+    const amount = Number(match[1]);
+    return Number.isFinite(amount) ? Math.round(match[2] === 'ms' ? amount : amount * 1000) : null;
+  }
+  return Math.round(value.secs * 1000 + (value.nanos ?? 0) / 1e6);
+}
 
 /** User-role messages Codex injects (instructions, environment): context, not prompts. */
 export const INJECTED_USER_TEXT = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions|<INSTRUCTIONS>)/;

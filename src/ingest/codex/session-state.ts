@@ -1,4 +1,5 @@
-import { extraJson, timeOf, titleFromPrompt } from '../jsonl/values.js';
+import { titleFromRequest } from '../jsonl/prompt-title.js';
+import { extraJson, timeOf } from '../jsonl/values.js';
 import type { IngestItem } from '../../core/model.js';
 import { subagentSourceSchema, type SessionMeta } from './schema.js';
 
@@ -81,8 +82,9 @@ export class CodexSessionState {
     this.endedAt = this.endedAt === null ? at : Math.max(this.endedAt, at);
   }
 
+  /** A prompt: the first that holds a request of the user's own (not an IDE preamble) titles the session. */
   notePrompt(text: string): void {
-    this.promptTitle ??= titleFromPrompt(text);
+    this.promptTitle ??= titleFromRequest(text);
   }
 
   setThreadName(name: string): void {
@@ -113,6 +115,7 @@ export class CodexSessionState {
           extra: !this.fresh && title === null ? null : extraJson({ ...this.details, titleSource: this.threadName ? 'thread-name' : title ? 'first-prompt' : null }),
         },
         location: { file: this.file, line: 1 },
+        agentVersion: typeof this.details['cliVersion'] === 'string' ? this.details['cliVersion'] : null,
       },
     ];
   }

@@ -1,14 +1,15 @@
 import { basename } from 'node:path';
 import { quote } from 'shell-quote';
 import { isJsonObject } from '../jsonl/parse-line.js';
-import { elapsed, extraJson, extraOf, issuedCall } from '../jsonl/values.js';
+import { extraJson, extraOf, issuedCall } from '../jsonl/values.js';
 import type { ToolCallRecord } from '../../core/model.js';
-import { outputText, parseExecOutput } from './exec-output.js';
+import { isTimeoutBody, outputText, parseExecOutput } from './exec-output.js';
+import { impliedProcessStart, processRunTime, runTime, type ExecEndFacts } from './run-time.js';
 import { parseJson } from '../../core/json-depth.js';
 
 const SHELL_PROGRAMS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
 /** Outputs Codex writes when the call itself failed rather than the command. */
-const CALL_FAILED = /^(failed to parse function arguments|exec command rejected|execution error|sandbox error|unsupported call|unknown tool)/i;
+const CALL_FAILED = /^(failed to parse function arguments|exec command rejected|execution error|sandbox error|unsupported call|unknown tool|write_stdin failed|exec_command failed|unsupported unified exec function)/i;
 
 /** The command line of an argv: the script of `bash -lc <script>`, else the argv shell-quoted. */
 export function commandOfArgv(argv: readonly string[]): string | null {
@@ -85,35 +86,46 @@ export interface CompletedCall {
   runningSession: number | null;
 }
 
-/** A call answered by its output: exit code, wall time, timeout and truncation from its style. */
-export function completeCall(call: ToolCallRecord, rawOutput: unknown, at: number | null): CompletedCall {
+/**
+ * A call answered by its output: exit code, run time, timeout and truncation from its style, and
+ * from the `exec_command_end` event of the same call where the output does not say them.
+ */
+export function completeCall(call: ToolCallRecord, rawOutput: unknown, at: number | null, end: ExecEndFacts | null = null): CompletedCall {
   const text = outputText(rawOutput);
   const parsed = parseExecOutput(text);
   const facts = resultFacts(call.tool, text);
+  const finished = parsed.runningSession === null;
+  const body = parsed.body === '' && end?.output ? end.output : parsed.body;
+  const time = runTime(call, at, finished ? (end?.durationMs ?? parsed.wallTimeMs) : null);
   return {
     runningSession: parsed.runningSession,
     call: {
       ...call,
-      status: CALL_FAILED.test(text) ? 'error' : 'completed',
-      output: parsed.body,
+      status: CALL_FAILED.test(text) || end?.status === 'declined' ? 'error' : 'completed',
+      output: body,
       endedAt: at,
-      durationMs: elapsed(call.startedAt, at) ?? parsed.wallTimeMs,
-      exitCode: parsed.exitCode,
-      timedOut: parsed.timedOut || facts.timedOut === true,
+      durationMs: time.durationMs,
+      exitCode: parsed.exitCode ?? end?.exitCode ?? null,
+      timedOut: parsed.timedOut || isTimeoutBody(body) || facts.timedOut === true,
       truncated: parsed.truncated,
       extra: mergeExtra(call, {
         outputStyle: parsed.style,
         wallTimeMs: parsed.wallTimeMs,
         unifiedSession: parsed.runningSession,
         childSessionId: facts.childSessionId,
+        shellCommand: parsed.shellCommand,
+        approvalWaitMs: time.approvalWaitMs,
+        endEvent: end ? true : undefined,
       }),
     },
   };
 }
 
-/** A command whose first output says it is still running: no end yet. */
+/** A command whose first output says it is still running: no end yet; when its process started. */
 export function stillRunning(call: ToolCallRecord): ToolCallRecord {
-  return { ...call, status: 'running', endedAt: null, durationMs: null };
+  const wall = extraOf(call)['wallTimeMs'];
+  const started = impliedProcessStart(call.endedAt, typeof wall === 'number' ? wall : null);
+  return { ...call, status: 'running', endedAt: null, durationMs: null, extra: mergeExtra(call, { processStartedAt: started }) };
 }
 
 /**
@@ -121,28 +133,47 @@ export function stillRunning(call: ToolCallRecord): ToolCallRecord {
  * poll's exit code, end time and output; the poll keeps the exit code only in its `extra`, so a
  * command's failure is counted once.
  */
-export function finishRunningCommand(command: ToolCallRecord, poll: ToolCallRecord, exitCode: number | null): ToolCallRecord {
+export function finishRunningCommand(command: ToolCallRecord, poll: ToolCallRecord, exitCode: number | null, end: ExecEndFacts | null = null): ToolCallRecord {
   const output = [command.output ?? '', poll.output ?? ''].filter((part) => part.length > 0).join('\n');
   return {
     ...command,
     status: 'completed',
     output,
     endedAt: poll.endedAt,
-    durationMs: elapsed(command.startedAt, poll.endedAt) ?? sumWallTimes(command, poll),
-    exitCode,
+    durationMs: processRunTime(command, poll.endedAt, [poll], end?.durationMs ?? null),
+    exitCode: exitCode ?? end?.exitCode ?? null,
     timedOut: poll.timedOut,
     truncated: command.truncated || poll.truncated,
-    extra: mergeExtra(command, { completedBy: poll.callId }),
+    extra: mergeExtra(command, { completedBy: poll.callId, endEvent: end ? true : undefined }),
   };
 }
 
-function sumWallTimes(a: ToolCallRecord, b: ToolCallRecord): number | null {
-  const wall = (call: ToolCallRecord): number | null => {
-    const value = extraOf(call)['wallTimeMs'];
-    return typeof value === 'number' ? value : null;
+/** A running `exec_command` whose `exec_command_end` arrived before any poll said it exited. */
+export function finishFromEnd(command: ToolCallRecord, end: ExecEndFacts): ToolCallRecord {
+  const output = end.output !== null && end.output.length > (command.output ?? '').length ? end.output : (command.output ?? '');
+  return {
+    ...command,
+    status: end.status === 'declined' ? 'error' : 'completed',
+    output,
+    endedAt: end.at,
+    durationMs: processRunTime(command, end.at, [], end.durationMs),
+    exitCode: end.exitCode,
+    timedOut: command.timedOut || isTimeoutBody(output),
+    extra: mergeExtra(command, { endEvent: true }),
   };
-  const [x, y] = [wall(a), wall(b)];
-  return x !== null && y !== null ? x + y : null;
+}
+
+/** An answered call whose `exec_command_end` came after its output: fills what the output lacked. */
+export function mergeEnd(call: ToolCallRecord, end: ExecEndFacts): ToolCallRecord {
+  const output = call.output === null || call.output === '' ? (end.output ?? call.output) : call.output;
+  return {
+    ...call,
+    output,
+    exitCode: call.exitCode ?? end.exitCode,
+    durationMs: end.durationMs ?? call.durationMs,
+    timedOut: call.timedOut || isTimeoutBody(output ?? ''),
+    extra: mergeExtra(call, { endEvent: true }),
+  };
 }
 
 export function asPoll(poll: ToolCallRecord, completes: string | null, exitCode: number | null): ToolCallRecord {

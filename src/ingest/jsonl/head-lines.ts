@@ -37,3 +37,19 @@ export function detectJsonlHead(text: string, rules: HeadLineRules): boolean {
   }
   return false;
 }
+
+/** The first value `pick` finds in the complete JSON-object lines of a head, or null. */
+export function pickFromHead(text: string, pick: (value: JsonObject) => string | null, maxLines = 20): string | null {
+  for (const raw of text.split('\n').slice(0, maxLines)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw.replace(/^\ufeff/, ''));
+    } catch {
+      continue;
+    }
+    if (!isJsonObject(value)) continue;
+    const found = pick(value);
+    if (found !== null) return found;
+  }
+  return null;
+}

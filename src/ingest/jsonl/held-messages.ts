@@ -32,6 +32,8 @@ export class HeldMessages {
   private readonly queue: HeldMessage[] = [];
   private readonly waitingCalls = new Map<string, HeldMessage>();
   private readonly released = new Map<string, ReleasedCall>();
+  /** Answered calls already written, remembered for a late amendment (`amend`). */
+  private readonly answered = new Map<string, ReleasedCall>();
 
   constructor(private readonly maxHeld = DEFAULT_MAX_HELD) {}
 
@@ -60,10 +62,39 @@ export class HeldMessages {
     }
   }
 
-  /** The call with this id, while held or remembered after release. */
+  /** The call with this id, while held (waiting or answered) or remembered after release. */
   findCall(callId: string): ToolCallRecord | null {
-    const entry = this.waitingCalls.get(callId) ?? this.released.get(callId)?.entry;
+    const entry = this.waitingCalls.get(callId) ?? this.released.get(callId)?.entry ?? this.heldEntryOf(callId);
     return entry?.calls.find((call) => call.callId === callId) ?? null;
+  }
+
+  /** An answered call already written, while remembered. */
+  findAnswered(callId: string): ToolCallRecord | null {
+    const written = this.answered.get(callId);
+    return written ? (written.entry.calls[written.index] ?? null) : null;
+  }
+
+  /**
+   * Changes a call wherever it is: held, waiting, or already written (then written again, the
+   * store keeps the last version). For facts that arrive after the result (Codex's
+   * `exec_command_end`); null for a call not known or no longer remembered.
+   */
+  amend(callId: string, change: (call: ToolCallRecord) => ToolCallRecord): IngestItem[] | null {
+    const written = this.answered.get(callId);
+    if (!written) return this.update(callId, change, false);
+    const call = change(written.entry.calls[written.index] as ToolCallRecord);
+    written.entry.calls[written.index] = call;
+    return [{ kind: 'message', message: written.entry.message, toolCalls: [call], location: written.entry.location }];
+  }
+
+  /** Whether the call still waits for its result (it is held and not answered). */
+  isWaiting(callId: string): boolean {
+    return this.waitingCalls.has(callId);
+  }
+
+  /** The held message that issued an answered call (a short queue: a linear look is cheap). */
+  private heldEntryOf(callId: string): HeldMessage | undefined {
+    return this.queue.find((entry) => entry.calls.some((call) => call.callId === callId));
   }
 
   /** Updates a call; `settled` false keeps it waiting (a process still running). Null: unknown call. */
@@ -76,6 +107,13 @@ export class HeldMessages {
         entry.waiting.delete(callId);
         this.waitingCalls.delete(callId);
       }
+      return [];
+    }
+    const answered = this.heldEntryOf(callId);
+    if (answered) {
+      // Answered but not yet written (its message waits for another call): changed in place.
+      const index = answered.calls.findIndex((call) => call.callId === callId);
+      answered.calls[index] = change(answered.calls[index] as ToolCallRecord);
       return [];
     }
     const late = this.released.get(callId);
@@ -130,6 +168,11 @@ export class HeldMessages {
 
   private emit(entry: HeldMessage): IngestItem {
     entry.calls = assignParallelGroups(entry.calls);
+    entry.calls.forEach((call, index) => {
+      if (entry.waiting.has(call.callId)) return;
+      this.answered.set(call.callId, { entry, index });
+      if (this.answered.size > MAX_RELEASED) this.answered.delete(this.answered.keys().next().value as string);
+    });
     for (const callId of entry.waiting) {
       this.waitingCalls.delete(callId);
       this.released.set(callId, { entry, index: entry.calls.findIndex((call) => call.callId === callId) });

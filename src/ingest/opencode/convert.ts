@@ -1,5 +1,6 @@
 import { emptyMessage, type IngestItem, type Location, type MessageRecord, type ToolCallRecord } from '../../core/model.js';
 import { assignParallelGroups } from '../parallel-groups.js';
+import { convertV2Message, type V2MessageRow } from './convert-v2.js';
 import {
   KNOWN_MESSAGE_FIELDS,
   KNOWN_PART_TYPES,
@@ -11,31 +12,13 @@ import {
   type Part,
   type SessionInfo,
 } from './schema.js';
+import { SHELL_TOOLS, STOPPED_ERROR, timeoutMarked } from './tool-outcome.js';
+import { errorText, numberOrNull } from './values.js';
 import { describeIssues, pickUnknown } from '../validation.js';
-
-/** The marker opencode's bash tool appends to the output of a command it killed. */
-export const BASH_TIMEOUT_MARKER = /bash tool terminated command after exceeding timeout (\d+) ms/;
-const ABORTED = /abort|timed? ?out|interrupt|cancel/i;
-const SHELL_TOOLS = new Set(['bash', 'shell']);
 
 export interface RawMessage {
   info: unknown;
   parts: unknown[];
-}
-
-function numberOrNull(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-function errorText(error: unknown): string | null {
-  if (error === undefined || error === null) return null;
-  if (typeof error === 'string') return error;
-  if (typeof error === 'object') {
-    const data = (error as { data?: { message?: unknown } }).data;
-    const name = (error as { name?: unknown }).name;
-    if (data && typeof data.message === 'string') return typeof name === 'string' ? `${name}: ${data.message}` : data.message;
-  }
-  return JSON.stringify(error);
 }
 
 function toolCallOf(sessionId: string, messageId: string, part: Part): ToolCallRecord {
@@ -49,8 +32,7 @@ function toolCallOf(sessionId: string, messageId: string, part: Part): ToolCallR
     SHELL_TOOLS.has(part.tool ?? '') && typeof (input as { command?: unknown }).command === 'string'
       ? (input as { command: string }).command
       : null;
-  const timedOut =
-    (output !== null && BASH_TIMEOUT_MARKER.test(output)) || (state?.status === 'error' && ABORTED.test(state.error ?? ''));
+  const timedOut = timeoutMarked(output) || (state?.status === 'error' && STOPPED_ERROR.test(state.error ?? ''));
   const extra = pickUnknown(part, new Set(['id', 'type', 'sessionID', 'messageID', 'callID', 'tool', 'state']));
   const stateExtra = state ? pickUnknown(state, new Set(['status', 'input', 'output', 'error', 'title', 'time', 'raw'])) : null;
   return {
@@ -150,11 +132,39 @@ export class OpencodeSessionBuilder {
     }
     if (summarised.length > 0) extra['parts'] = summarised;
     message.extra = Object.keys(extra).length > 0 ? JSON.stringify(extra) : null;
+    this.track(message);
+    items.unshift({ kind: 'message', message, toolCalls: assignParallelGroups(calls), location });
+    return items;
+  }
+
+  /** One opencode 2.x `session_message` row (any type); a row of a type retrace does not know is kept raw. */
+  addV2Message(row: V2MessageRow, location: Location): IngestItem[] {
+    this.sessionId ??= row.sessionId;
+    try {
+      const converted = convertV2Message(row, location);
+      for (const field of converted.unknownFields) this.unknownFields.set(field, (this.unknownFields.get(field) ?? 0) + 1);
+      if (!converted.message) return converted.items;
+      this.track(converted.message);
+      return [
+        { kind: 'message', message: converted.message, toolCalls: assignParallelGroups(converted.toolCalls), location },
+        ...converted.items,
+      ];
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      return [{ kind: 'problem', message: `message skipped: its JSON is nested too deeply (${error.message})`, location }];
+    }
+  }
+
+  /** The session a database row names, for a session whose info and messages are all missing. */
+  assumeSession(sessionId: string): void {
+    this.sessionId ??= sessionId;
+  }
+
+  /** The session's model is its first assistant's; its end is the last message's. */
+  private track(message: MessageRecord): void {
     if (message.role === 'assistant' && message.model && !this.firstModel) this.firstModel = message.model;
     const last = message.completedAt ?? message.createdAt;
     if (last !== null) this.lastTime = Math.max(this.lastTime ?? last, last);
-    items.unshift({ kind: 'message', message, toolCalls: assignParallelGroups(calls), location });
-    return items;
   }
 
   /** The session record, once its messages are known (its model is the first assistant's). */
@@ -181,6 +191,7 @@ export class OpencodeSessionBuilder {
           extra: Object.keys(extra).length > 0 ? JSON.stringify(extra) : null,
         },
         location: this.infoLocation ?? { file: this.file },
+        agentVersion: info?.version ?? null,
         unknownFields: Object.fromEntries(this.unknownFields),
       },
     ];

@@ -9,8 +9,17 @@ import { sqliteSources } from './sqlite-source.js';
 import { storageSources } from './storage-source.js';
 
 const EXPORT_HEAD = /^\s*\{\s*"info"\s*:\s*\{[\s\S]*?"id"\s*:\s*"ses_/;
-const SQLITE_TABLES = [/CREATE TABLE\s+[`"]?session[`"]?\s*\(/, /CREATE TABLE\s+[`"]?message[`"]?\s*\(/, /CREATE TABLE\s+[`"]?part[`"]?\s*\(/];
 const EXPORT_HEAD_LOOSE = /^\s*\{[\s\S]*"messages"\s*:\s*\[[\s\S]*"parts"\s*:/;
+
+/**
+ * An opencode database by its tables: 1.x `session` + `message` + `part`, 2.x `session_v2` +
+ * `session_message`, or a pre-split 2.x beta's shared `session` + `session_message`.
+ */
+function isOpencodeDb(tables: readonly string[]): boolean {
+  const has = new Set(tables);
+  if (has.has('session_v2') && has.has('session_message')) return true;
+  return has.has('session') && ((has.has('message') && has.has('part')) || has.has('session_message'));
+}
 
 /** A storage tree's session file, `<storage>/session/<project>/<ses>.json`: its storage root. */
 function storageRootOf(path: string): string | null {
@@ -32,10 +41,14 @@ export const opencodeAdapter: Adapter = {
   formats: ['opencode-export', 'opencode-storage', 'opencode-sqlite'],
 
   detect(head: FileHead): SourceFormat | null {
-    if (head.sqlite) return SQLITE_TABLES.every((table) => table.test(head.text)) ? 'opencode-sqlite' : null;
+    if (head.sqlite) return isOpencodeDb(head.sqliteTables) ? 'opencode-sqlite' : null;
     if (storageRootOf(head.path) && head.text.trimStart().startsWith('{')) return 'opencode-storage';
     if (EXPORT_HEAD.test(head.text) || EXPORT_HEAD_LOOSE.test(head.text)) return 'opencode-export';
     return null;
+  },
+
+  assume(head: FileHead): SourceFormat {
+    return head.sqlite ? 'opencode-sqlite' : 'opencode-export';
   },
 
   async sourcesForFile(path: string, format: SourceFormat): Promise<Source[]> {

@@ -86,9 +86,11 @@ export const KNOWN_PART_TYPES = new Set([
   'retry',
 ]);
 
+/** Session.Info of 1.x, plus the columns late 1.x and 2.x session tables add (read by name). */
 export const KNOWN_SESSION_FIELDS = new Set([
   'id', 'slug', 'projectID', 'directory', 'parentID', 'title', 'version', 'time', 'summary', 'share', 'revert',
-  'permission', 'workspaceID',
+  'permission', 'workspaceID', 'path', 'metadata', 'cost', 'tokens', 'agent', 'model', 'forkSessionID',
+  'forkMessageID', 'forkBoundary', 'resumeAttempts', 'idleOutcome',
 ]);
 
 export const KNOWN_MESSAGE_FIELDS = new Set([

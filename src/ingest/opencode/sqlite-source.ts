@@ -1,151 +1,158 @@
-import { stat } from 'node:fs/promises';
-import BetterSqlite3 from 'better-sqlite3';
 import { hashStrings } from '../../core/io/hash.js';
-import type { IngestItem } from '../../core/model.js';
+import type { IngestItem, Location } from '../../core/model.js';
 import type { Source } from '../../core/source.js';
 import { OpencodeSessionBuilder } from './convert.js';
-import { parseJson } from '../../core/json-depth.js';
+import { allRows, infoFromRow, oneRow, openReadOnly, parseData, tableNames, type Row, type SqliteDatabase } from './sqlite-db.js';
+import { infoTables, planGenerations, readGenerationFacts, type SessionPlan } from './sqlite-generations.js';
 
 /**
- * opencode ≥ 1.2 keeps sessions in SQLite (`opencode.db`): tables `session`, `message` and `part`,
- * whose `data` column holds the JSON the storage tree kept in files, minus the ids and times that
- * became columns. Opened read-only: opencode may be running and writing it.
+ * opencode ≥ 1.2 keeps sessions in SQLite (`opencode.db`). 1.x tables `session`, `message` and
+ * `part` hold in `data` the JSON the storage tree kept in files, minus the ids and times that
+ * became columns; 2.x writes `session_v2` and `session_message` beside them. Each session is read
+ * from the generation sqlite-generations.ts picks for it.
  */
-type Row = Record<string, unknown>;
-type SqliteDatabase = InstanceType<typeof BetterSqlite3>;
 
-function openReadOnly(file: string): SqliteDatabase {
-  return new BetterSqlite3(file, { readonly: true, fileMustExist: true });
-}
-
-const SNAKE_TO_INFO: Record<string, string> = {
-  project_id: 'projectID',
-  parent_id: 'parentID',
-  session_id: 'sessionID',
-  message_id: 'messageID',
-  workspace_id: 'workspaceID',
-};
-
-function parseData(row: Row): { value: Record<string, unknown> } | { error: string } {
-  if (typeof row['data'] !== 'string') return { value: {} };
-  try {
-    const value = parseJson(row['data']);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'data is not a JSON object' };
-    return { value: value as Record<string, unknown> };
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+/** The session's own row, from the table its generation prefers, else the other one. */
+function readInfo(db: SqliteDatabase, tables: ReadonlySet<string>, file: string, plan: SessionPlan, builder: OpencodeSessionBuilder): IngestItem[] {
+  for (const table of infoTables(plan.generation)) {
+    if (!tables.has(table)) continue;
+    const row = oneRow(db, `SELECT * FROM "${table}" WHERE id = ?`, plan.sessionId);
+    if (!row) continue;
+    const data = parseData(row);
+    const location = { file, path: `${table}[id=${plan.sessionId}]` };
+    if ('error' in data) return [{ kind: 'problem', message: `invalid JSON in data: ${data.error}`, location }];
+    return builder.setInfo(infoFromRow(row, data.value), location);
   }
+  return [];
 }
 
-/** Columns holding JSON text (the session's revert and permission records). */
-function columnValue(value: unknown): unknown {
-  if (typeof value !== 'string' || !/^[[{]/.test(value)) return value;
-  try {
-    return parseJson(value);
-  } catch {
-    return value;
-  }
-}
-
-/**
- * Rebuilds the JSON object opencode works with from a row: `time_x` columns into `time`,
- * `summary_x` into `summary`, `share_url` into `share.url`, then the data JSON over them.
- */
-function infoFromRow(row: Row, data: Record<string, unknown>): Record<string, unknown> {
-  const info: Record<string, unknown> = {};
-  const time: Record<string, unknown> = {};
-  const summary: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row)) {
-    if (column === 'data' || value === null) continue;
-    if (column.startsWith('time_')) time[column.slice(5)] = value;
-    else if (column.startsWith('summary_')) summary[column.slice(8)] = columnValue(value);
-    else if (column === 'share_url') info['share'] = { url: value };
-    else info[SNAKE_TO_INFO[column] ?? column] = columnValue(value);
-  }
-  if (Object.keys(summary).length > 0) info['summary'] = summary;
-  const merged: Record<string, unknown> = { ...info, ...data };
-  const dataTime = (data['time'] ?? {}) as Record<string, unknown>;
-  if (Object.keys(time).length > 0 || data['time']) merged['time'] = { ...time, ...dataTime };
-  return merged;
-}
-
-function* readSession(file: string, sessionId: string): Generator<IngestItem> {
-  const db = openReadOnly(file);
-  try {
-    const builder = new OpencodeSessionBuilder(file);
-    const sessionRow = db.prepare('SELECT * FROM session WHERE id = ?').get(sessionId) as Row | undefined;
-    if (sessionRow) {
-      const data = parseData(sessionRow);
-      const location = { file, path: `session[id=${sessionId}]` };
-      if ('error' in data) yield { kind: 'problem', message: `invalid JSON in data: ${data.error}`, location };
-      else yield* builder.setInfo(infoFromRow(sessionRow, data.value), location);
+function* readV1Messages(db: SqliteDatabase, tables: ReadonlySet<string>, file: string, sessionId: string, builder: OpencodeSessionBuilder): Generator<IngestItem> {
+  const partsOf = tables.has('part') ? db.prepare('SELECT * FROM part WHERE message_id = ? ORDER BY id') : null;
+  const messages = db.prepare('SELECT * FROM message WHERE session_id = ? ORDER BY time_created, id');
+  for (const row of messages.iterate(sessionId) as Iterable<Row>) {
+    const messageId = String(row['id']);
+    const location = { file, path: `message[id=${messageId}]` };
+    const data = parseData(row);
+    if ('error' in data) {
+      yield { kind: 'problem', message: `invalid JSON in data: ${data.error}`, location };
+      continue;
     }
-    const partsOf = db.prepare('SELECT * FROM part WHERE message_id = ? ORDER BY id');
-    const messages = db.prepare('SELECT * FROM message WHERE session_id = ? ORDER BY time_created, id');
-    for (const row of messages.iterate(sessionId) as Iterable<Row>) {
-      const messageId = String(row['id']);
-      const location = { file, path: `message[id=${messageId}]` };
-      const data = parseData(row);
-      if ('error' in data) {
-        yield { kind: 'problem', message: `invalid JSON in data: ${data.error}`, location };
+    const parts: unknown[] = [];
+    for (const partRow of (partsOf?.iterate(messageId) ?? []) as Iterable<Row>) {
+      const partData = parseData(partRow);
+      if ('error' in partData) {
+        yield { kind: 'problem', message: `invalid JSON in data: ${partData.error}`, location: { file, path: `part[id=${String(partRow['id'])}]` } };
         continue;
       }
-      const parts: unknown[] = [];
-      for (const partRow of partsOf.iterate(messageId) as Iterable<Row>) {
-        const partData = parseData(partRow);
-        if ('error' in partData) {
-          yield { kind: 'problem', message: `invalid JSON in data: ${partData.error}`, location: { file, path: `part[id=${String(partRow['id'])}]` } };
-          continue;
-        }
-        parts.push(infoFromRow(partRow, partData.value));
-      }
-      yield* builder.addMessage({ info: infoFromRow(row, data.value), parts }, location);
+      parts.push(infoFromRow(partRow, partData.value));
     }
+    yield* builder.addMessage({ info: infoFromRow(row, data.value), parts }, location);
+  }
+}
+
+/** 2.x rows in the order opencode replays them: `seq` (null in 1.x projections, so last), then time. */
+function* readV2Messages(db: SqliteDatabase, file: string, sessionId: string, builder: OpencodeSessionBuilder): Generator<IngestItem> {
+  const messages = db.prepare(
+    `SELECT id, session_id, type, seq, time_created, data FROM session_message
+     WHERE session_id = ? ORDER BY seq IS NULL, seq, time_created, id`,
+  );
+  for (const row of messages.iterate(sessionId) as Iterable<Row>) {
+    const id = String(row['id']);
+    const location: Location = { file, path: `session_message[id=${id}]` };
+    const data = parseData(row);
+    if ('error' in data) {
+      yield { kind: 'problem', message: `invalid JSON in data: ${data.error}`, location };
+      continue;
+    }
+    const type = typeof row['type'] === 'string' && row['type'] ? row['type'] : String(data.value['type'] ?? 'unknown');
+    const seq = typeof row['seq'] === 'number' ? row['seq'] : null;
+    const created = typeof row['time_created'] === 'number' ? row['time_created'] : null;
+    yield* builder.addV2Message({ id, sessionId, type, seq, timeCreated: created, data: data.value }, location);
+  }
+}
+
+function* readSession(file: string, plan: SessionPlan): Generator<IngestItem> {
+  const db = openReadOnly(file);
+  try {
+    const tables = tableNames(db);
+    const builder = new OpencodeSessionBuilder(file);
+    yield* readInfo(db, tables, file, plan, builder);
+    if (plan.generation === 'v2') yield* readV2Messages(db, file, plan.sessionId, builder);
+    else if (tables.has('message')) yield* readV1Messages(db, tables, file, plan.sessionId, builder);
+    builder.assumeSession(plan.sessionId);
     yield* builder.finish();
   } finally {
     db.close();
   }
 }
 
-/** Changes when any message or part of the session is added or updated. */
-function fingerprintSession(file: string, sessionId: string): string {
+/**
+ * Changes when any row the session is read from is added or updated: opencode rewrites rows in
+ * place (`time_updated`), so new rows alone would miss an edited message or a finished tool.
+ */
+function fingerprintSession(file: string, plan: SessionPlan): string {
   const db = openReadOnly(file);
   try {
-    const rows = db
-      .prepare(
-        `SELECT 'm' AS k, id, time_updated AS t, length(data) AS n FROM message WHERE session_id = ?
-         UNION ALL SELECT 'p', id, time_updated, length(data) FROM part WHERE session_id = ?
-         UNION ALL SELECT 's', id, time_updated, 0 FROM session WHERE id = ?
-         ORDER BY 1, 2`,
-      )
-      .all(sessionId, sessionId, sessionId) as Row[];
-    return hashStrings(rows.map((r) => `${String(r['k'])}${String(r['id'])}:${String(r['t'])}:${String(r['n'])}`));
+    const tables = tableNames(db);
+    const queries: string[] = [];
+    for (const table of ['session', 'session_v2']) {
+      if (tables.has(table)) queries.push(`SELECT '${table}' AS k, id, time_updated AS t, 0 AS n FROM "${table}" WHERE id = @session`);
+    }
+    if (plan.generation === 'v2') {
+      queries.push(`SELECT 'sm', id, time_updated, length(data) FROM session_message WHERE session_id = @session`);
+    } else {
+      if (tables.has('message')) queries.push(`SELECT 'm', id, time_updated, length(data) FROM message WHERE session_id = @session`);
+      if (tables.has('part')) queries.push(`SELECT 'p', id, time_updated, length(data) FROM part WHERE session_id = @session`);
+    }
+    const rows = queries.length > 0 ? allRows(db, `${queries.join(' UNION ALL ')} ORDER BY 1, 2`, { session: plan.sessionId }) : [];
+    return hashStrings([plan.generation, ...rows.map((r) => `${String(r['k'])}${String(r['id'])}:${String(r['t'])}:${String(r['n'])}`)]);
   } finally {
     db.close();
   }
 }
 
-/** Every session in an opencode.db as its own source. */
+const SESSION_TABLES = ['session', 'session_v2', 'message', 'session_message'];
+
+/**
+ * The bytes of JSON each session's rows hold, per generation: a session's size, so that one
+ * session written to leaves the others' size (and so their skip on re-ingest) untouched.
+ */
+function sessionSizes(db: SqliteDatabase, tables: ReadonlySet<string>): Record<'v1' | 'v2', Map<string, number>> {
+  const sum = (table: string): Map<string, number> =>
+    new Map(
+      tables.has(table)
+        ? allRows(db, `SELECT session_id AS id, sum(length(data)) AS n FROM "${table}" GROUP BY session_id`).map((r) => [String(r['id']), Number(r['n'] ?? 0)])
+        : [],
+    );
+  const v1 = sum('message');
+  for (const [id, n] of sum('part')) v1.set(id, (v1.get(id) ?? 0) + n);
+  return { v1, v2: sum('session_message') };
+}
+
+/** Every session in an opencode.db as its own source, each once whichever tables hold it. */
 export async function sqliteSources(file: string): Promise<Source[]> {
-  const size = (await stat(file)).size;
   const db = openReadOnly(file);
-  let ids: string[];
+  let plans: SessionPlan[];
+  let sizes: Record<'v1' | 'v2', Map<string, number>>;
   try {
-    ids = (db.prepare('SELECT id FROM session ORDER BY id').all() as Row[]).map((row) => String(row['id']));
-    const orphan = db.prepare('SELECT DISTINCT session_id AS id FROM message WHERE session_id NOT IN (SELECT id FROM session)').all() as Row[];
-    ids.push(...orphan.map((row) => String(row['id'])));
+    const tables = tableNames(db);
+    if (!SESSION_TABLES.some((table) => tables.has(table))) {
+      throw new Error(`no opencode session tables in this database (it has: ${[...tables].sort().join(', ') || 'no tables'})`);
+    }
+    plans = planGenerations(readGenerationFacts(db));
+    sizes = sessionSizes(db, tables);
   } finally {
     db.close();
   }
-  return ids.map((sessionId) => ({
-    key: `${file}#${sessionId}`,
+  return plans.map((plan) => ({
+    key: `${file}#${plan.sessionId}`,
     path: file,
     format: 'opencode-sqlite' as const,
-    size,
+    size: sizes[plan.generation].get(plan.sessionId) ?? 0,
     appendable: false,
-    sessionId,
-    fingerprint: async () => fingerprintSession(file, sessionId),
-    read: () => toAsync(readSession(file, sessionId)),
+    sessionId: plan.sessionId,
+    fingerprint: async () => fingerprintSession(file, plan),
+    read: () => toAsync(readSession(file, plan)),
   }));
 }
 

@@ -1,43 +1,31 @@
+import { namesFramework, type Framework } from '../rules/compile.js';
+import { activeRules } from '../rules/active.js';
+
 /**
  * Recognising the names a deployment revolves around: container image references, model ids,
  * serving frameworks, service URLs. Pure string work shared by the rules, the outcome reader and
  * the tree builder.
  */
 
-export interface Framework {
-  id: string;
-  label: string;
-  /** Matches the framework's name inside an image reference, a package name or prose. */
-  pattern: RegExp;
-  /** Its Python package names, for pip installs and import probes. */
-  packages: readonly string[];
+export type { Framework };
+
+/** Serving frameworks the rule files describe, in precedence order; anything else is still tracked, just unlabelled. */
+export function frameworks(): readonly Framework[] {
+  return activeRules().frameworks;
 }
 
-/** Serving frameworks retrace knows by name; anything else is still tracked, just unlabelled. */
-export const FRAMEWORKS: readonly Framework[] = [
-  { id: 'vllm', label: 'vLLM', pattern: /vllm/i, packages: ['vllm'] },
-  { id: 'sglang', label: 'SGLang', pattern: /sglang/i, packages: ['sglang'] },
-  { id: 'trtllm', label: 'TensorRT-LLM', pattern: /tensorrt[-_ ]?llm|trt[-_]?llm/i, packages: ['tensorrt_llm', 'tensorrt-llm'] },
-  { id: 'tgi', label: 'TGI', pattern: /text-generation-inference|\btgi\b/i, packages: ['text-generation-server'] },
-  { id: 'llamacpp', label: 'llama.cpp', pattern: /llama[._-]?cpp|llama-server/i, packages: ['llama-cpp-python'] },
-  { id: 'ollama', label: 'Ollama', pattern: /ollama/i, packages: ['ollama'] },
-  { id: 'lmdeploy', label: 'LMDeploy', pattern: /lmdeploy/i, packages: ['lmdeploy'] },
-  { id: 'triton', label: 'Triton Inference Server', pattern: /tritonserver|triton-inference-server|tritonserver/i, packages: [] },
-  { id: 'mlc', label: 'MLC LLM', pattern: /mlc[-_]llm/i, packages: ['mlc-llm', 'mlc_llm'] },
-];
-
 export function frameworkIn(text: string): Framework | null {
-  return FRAMEWORKS.find((f) => f.pattern.test(text)) ?? null;
+  return frameworks().find((f) => namesFramework(f, text)) ?? null;
 }
 
 export function frameworkById(id: string | null | undefined): Framework | null {
-  return FRAMEWORKS.find((f) => f.id === id) ?? null;
+  return frameworks().find((f) => f.id === id) ?? null;
 }
 
 /** The framework a Python package belongs to (`tensorrt_llm==0.17.0` → TensorRT-LLM). */
 export function frameworkOfPackage(spec: string): Framework | null {
   const name = packageName(spec).toLowerCase().replace(/_/g, '-');
-  return FRAMEWORKS.find((f) => f.packages.some((p) => p.replace(/_/g, '-') === name)) ?? null;
+  return frameworks().find((f) => f.packages.some((p) => p.toLowerCase().replace(/_/g, '-') === name)) ?? null;
 }
 
 export function packageName(spec: string): string {

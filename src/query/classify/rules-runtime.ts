@@ -1,4 +1,4 @@
-import { frameworkIn, imageDisplayName, isLocalHost, looksLikeModelId, parseEndpoint } from './names.js';
+import { frameworkById, frameworkIn, frameworks, imageDisplayName, isLocalHost, looksLikeModelId, parseEndpoint, type Framework } from './names.js';
 import { optionValue, positionals, type Extracted, type Rule, type CommandView } from './view.js';
 
 /**
@@ -18,77 +18,100 @@ function containerRun(view: CommandView): Extracted {
   const inner = view.inner;
   // Flags for the image's own entrypoint (`IMAGE --model-id M --num-shard 4`) name the model and shape too.
   const args = run?.command ?? [];
+  const framework = inner?.framework ? frameworkById(inner.framework) : run ? frameworkIn(run.image) : null;
   return {
     subject: run ? imageDisplayName(run.image) : null,
     subjectKind: 'image',
     image: run?.image ?? null,
     service: run?.name ?? null,
-    model: inner?.model ?? optionValue(args, MODEL_OPTIONS),
+    model: inner?.model ?? optionValue(args, modelOptions(framework)),
     port: inner?.port ?? run?.ports[0] ?? null,
-    framework: inner?.framework ?? (run ? frameworkIn(run.image)?.id ?? null : null),
-    config: inner?.config ?? (args[0]?.startsWith('-') ? serveShape(args) : null),
+    framework: inner?.framework ?? framework?.id ?? null,
+    config: inner?.config ?? (args[0]?.startsWith('-') ? serveShape(args, framework) : null),
   };
 }
 
 const PULL_VALUE_OPTIONS = new Set(['--platform', '-n', '--namespace']);
 
-/** Options of serving launchers that name the model, the port and the serving shape. */
-const MODEL_OPTIONS = ['--model', '--model-path', '--model-id', '--model_path', '-m'];
-const SHAPE_OPTIONS: readonly [string, readonly string[]][] = [
-  ['--tp', ['--tp', '--tp-size', '--tensor-parallel-size', '-tp', '--num-shard']],
-  ['--pp', ['--pp', '--pp-size', '--pipeline-parallel-size', '-pp']],
-  ['--dp', ['--dp', '--dp-size', '--data-parallel-size', '-dp']],
-  ['--nnodes', ['--nnodes', '--num-nodes']],
-];
+/** Model options of a framework, or of every framework when the image's framework is unknown. */
+function modelOptions(framework: Framework | null): readonly string[] {
+  return framework ? framework.modelOptions : [...new Set(frameworks().flatMap((f) => f.modelOptions))];
+}
 
-/** Launchers with a subcommand, and where the model may follow as a positional argument. */
-const SUBCOMMAND_LAUNCHERS: readonly { program: RegExp; sub: string | null; framework: string; modelAfter: number }[] = [
-  { program: /^vllm$/, sub: 'serve', framework: 'vllm', modelAfter: 1 },
-  { program: /^sglang$/, sub: 'serve', framework: 'sglang', modelAfter: 1 },
-  { program: /^trtllm-serve$/, sub: null, framework: 'trtllm', modelAfter: 0 },
-  { program: /^lmdeploy$/, sub: 'serve', framework: 'lmdeploy', modelAfter: 2 },
-  { program: /^mlc_?llm$/, sub: 'serve', framework: 'mlc', modelAfter: 1 },
-];
+interface Launch {
+  framework: Framework;
+  modelAfter: number | null;
+  args: readonly string[];
+}
 
-/** Which launcher a command is, by program and module (`python -m sglang.launch_server`). */
-function launcherOf(view: CommandView): { framework: string; modelAfter: number | null; args: readonly string[] } | null {
-  if (/^python[\d.]*$/.test(view.program)) {
-    const at = view.args.indexOf('-m');
-    const module = at === -1 ? '' : (view.args[at + 1] ?? '');
-    const args = view.args.slice(at + 2);
-    if (/^vllm\.entrypoints\./.test(module)) return { framework: 'vllm', modelAfter: null, args };
-    if (/^sglang\.launch_server$/.test(module)) return { framework: 'sglang', modelAfter: null, args };
-    if (/^tensorrt_llm\.|^trtllm/.test(module)) return { framework: 'trtllm', modelAfter: null, args };
-    return null;
-  }
-  const names: Record<string, string> = { 'text-generation-launcher': 'tgi', 'llama-server': 'llamacpp', tritonserver: 'triton' };
-  if (names[view.program]) return { framework: names[view.program] as string, modelAfter: null, args: view.args };
-  if (view.program === 'ollama' && view.args[0] === 'serve') return { framework: 'ollama', modelAfter: null, args: view.args };
-  for (const launcher of SUBCOMMAND_LAUNCHERS) {
-    if (!launcher.program.test(view.program)) continue;
-    if (launcher.sub === null) return { framework: launcher.framework, modelAfter: view.args[0] === 'serve' ? 1 : 0, args: view.args };
-    if (view.args[0] === launcher.sub) return { framework: launcher.framework, modelAfter: launcher.modelAfter, args: view.args };
+/** Which launcher of the rule files a command is, by program, subcommand, module (`python -m sglang.launch_server`) or script. */
+function launcherOf(view: CommandView): Launch | null {
+  const python = /^python[\d.]*$/.test(view.program);
+  const moduleAt = python ? view.args.indexOf('-m') : -1;
+  const module = moduleAt === -1 ? null : (view.args[moduleAt + 1] ?? '');
+  const script = python && moduleAt === -1 ? (positionals(view.args)[0] ?? null) : null;
+  for (const framework of frameworks()) {
+    for (const launcher of framework.launchers) {
+      let args: readonly string[] | null = null;
+      if (launcher.module && module !== null && launcher.module.test(module)) args = view.args.slice(moduleAt + 2);
+      else if (launcher.script && script !== null && launcher.script.test(script)) args = view.args.slice(view.args.indexOf(script) + 1);
+      else if (launcher.program && launcher.program.test(view.program)) args = view.args;
+      if (args === null) continue;
+      if (launcher.subcommand !== null && args[0] !== launcher.subcommand) continue;
+      if (launcher.subcommand === null && args.some((a) => a === '--version' || a === '--help' || a === '-h')) continue;
+      return { framework, modelAfter: launcher.modelPosition, args };
+    }
   }
   return null;
 }
 
-function serveShape(args: readonly string[]): string | null {
+/** The serving shape flags given (`--tp 2 --nnodes 2`), as the framework names them, in its order. */
+function serveShape(args: readonly string[], framework: Framework | null): string | null {
+  const shapes = framework ? framework.shapeOptions : unionShapes();
   const parts: string[] = [];
-  for (const [label, names] of SHAPE_OPTIONS) {
+  for (const [label, names] of shapes) {
     const value = optionValue(args, names);
     if (value !== null) parts.push(`${label} ${value}`);
   }
   return parts.length > 0 ? parts.join(' ') : null;
 }
 
-function servedModel(args: readonly string[], modelAfter: number | null): string | null {
-  const explicit = optionValue(args, MODEL_OPTIONS);
-  const positional = modelAfter !== null ? args[modelAfter] : undefined;
+function unionShapes(): [string, string[]][] {
+  const byLabel = new Map<string, Set<string>>();
+  for (const framework of frameworks()) {
+    for (const [label, names] of framework.shapeOptions) {
+      const set = byLabel.get(label) ?? new Set<string>();
+      for (const name of names) set.add(name);
+      byLabel.set(label, set);
+    }
+  }
+  return [...byLabel].map(([label, names]) => [label, [...names]]);
+}
+
+function servedModel(args: readonly string[], launch: Launch): string | null {
+  const explicit = optionValue(args, launch.framework.modelOptions);
+  const positional = launch.modelAfter !== null ? args[launch.modelAfter] : undefined;
   const model = explicit ?? (positional && !positional.startsWith('-') ? positional : null);
-  const served = optionValue(args, ['--served-model-name']);
+  const served = launch.framework.servedNameOptions.length > 0 ? optionValue(args, launch.framework.servedNameOptions) : null;
   // A local path tells less than the name it is served under.
   if (model && model.startsWith('/') && served) return served;
   return model ?? served;
+}
+
+/** The port a launch listens on: its port option (`--bind 0.0.0.0:8000` counts), else none. */
+function servedPort(args: readonly string[], framework: Framework): number | null {
+  const value = optionValue(args, framework.portOptions);
+  if (value === null) return null;
+  const port = Number(/(\d+)$/.exec(value)?.[1] ?? NaN);
+  return Number.isInteger(port) && port > 0 && port < 65536 ? port : null;
+}
+
+/** Endpoints any OpenAI-style server answers; the rule files add their frameworks' own (`health.paths`). */
+const GENERIC_HEALTH_PATH = /\/health\b|\/healthz|\/v1\/models\b|\/v1\/(?:chat\/)?completions\b|\/generate\b|\/ping\b|\/ready\b/;
+
+function frameworkHealthPath(path: string): boolean {
+  const clean = path.replace(/\/+$/, '');
+  return clean !== '' && frameworks().some((f) => f.healthPaths.some((p) => p !== '/' && (clean === p || clean.startsWith(`${p}/`))));
 }
 
 function healthTarget(view: CommandView): { url: string; host: string | null; port: number | null; path: string } | null {
@@ -96,7 +119,7 @@ function healthTarget(view: CommandView): { url: string; host: string | null; po
     if (arg.startsWith('-')) continue;
     const endpoint = parseEndpoint(arg);
     if (!endpoint) continue;
-    if (/\/health\b|\/healthz|\/health_generate|\/v1\/models\b|\/v1\/(?:chat\/)?completions\b|\/generate\b|\/ping\b|\/v2\/health|\/api\/(?:tags|generate|chat)\b|\/ready\b/.test(endpoint.path)) {
+    if (GENERIC_HEALTH_PATH.test(endpoint.path) || frameworkHealthPath(endpoint.path)) {
       return { url: arg, host: endpoint.host, port: endpoint.port, path: endpoint.path };
     }
   }
@@ -219,19 +242,18 @@ export const RUNTIME_RULES: readonly Rule[] = [
   {
     name: 'serve-launcher',
     kind: 'serve',
-    description: '`vllm serve`, `python -m vllm.entrypoints…`, `python -m sglang.launch_server`, `trtllm-serve`, `text-generation-launcher`, `llama-server`, `tritonserver`, `ollama serve`, `lmdeploy serve`',
+    description: 'a launcher of a framework in the rule files (`launch:`): `vllm serve`, `python -m sglang.launch_server`, `trtllm-serve`, `text-generation-launcher`, `llama-server`, `tritonserver`, `ollama serve`, `lmdeploy serve`, uvicorn…',
     match: (v) => {
-      const launcher = launcherOf(v);
-      if (!launcher) return null;
-      const model = servedModel(launcher.args, launcher.modelAfter);
-      const port = Number(optionValue(launcher.args, ['--port']) ?? NaN);
+      const launch = launcherOf(v);
+      if (!launch) return null;
+      const model = servedModel(launch.args, launch);
       return {
         subject: model,
         subjectKind: 'model',
         model,
-        port: Number.isInteger(port) ? port : null,
-        framework: launcher.framework,
-        config: serveShape(launcher.args),
+        port: servedPort(launch.args, launch.framework),
+        framework: launch.framework.id,
+        config: serveShape(launch.args, launch.framework),
       };
     },
   },

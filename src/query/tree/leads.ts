@@ -1,4 +1,5 @@
-import { FRAMEWORKS, frameworkIn, imageDisplayName, imageRepository, looksLikeModelId, parseImageRef } from '../classify/index.js';
+import { frameworks, frameworkIn, imageDisplayName, imageRepository, looksLikeModelId, parseImageRef } from '../classify/index.js';
+import { namesFramework } from '../rules/compile.js';
 import { sentences } from './text.js';
 import type { CandidateKind } from './types.js';
 
@@ -67,7 +68,7 @@ function descriptiveLeads(sentence: string): Omit<Lead, 'mentions'>[] {
   const words = sentence.replace(/[`*()[\],;:]/g, ' ').split(/\s+/).map((w) => w.replace(/[.!?]+$/, '')).filter(Boolean);
   const found: Omit<Lead, 'mentions'>[] = [];
   words.forEach((word, index) => {
-    const framework = FRAMEWORKS.find((f) => f.pattern.test(word) && word.length <= f.label.length + 2);
+    const framework = frameworks().find((f) => f.kind === 'framework' && namesFramework(f, word) && word.length <= f.label.length + 2);
     if (!framework) return;
     let start = index;
     while (start > 0 && index - start < 3 && !/^(?:an?|the)$/i.test(words[start - 1] as string) && (VENDORS[(words[start - 1] as string).toLowerCase()] !== undefined || QUALIFIERS.has((words[start - 1] as string).toLowerCase()))) start -= 1;

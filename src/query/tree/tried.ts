@@ -37,6 +37,8 @@ function frameworkSpec(action: TreeAction): string | null {
 export function collectTried(actions: readonly TreeAction[]): TriedCandidate[] {
   const byKey = new Map<string, TriedCandidate>();
   const serving: Serving[] = [];
+  /** The candidate whose image runs as each named container (`docker run --name widget IMAGE`). */
+  const containers = new Map<string, TriedCandidate>();
   /** The framework candidate most recently installed or probed on each host, per framework. */
   const hostFramework = new Map<string, TriedCandidate>();
 
@@ -60,6 +62,11 @@ export function collectTried(actions: readonly TreeAction[]): TriedCandidate[] {
       if (entry) entry.candidate.actions.push(action);
       continue;
     }
+    // Logs and inspections of a container belong to the image it runs.
+    if (!action.image && action.kind === 'inspect' && action.service && containers.has(action.service) && (action.hits.length > 0 || action.facts.length > 0)) {
+      (containers.get(action.service) as TriedCandidate).actions.push(action);
+      continue;
+    }
     if (!RUNNING_RULES.has(action.rule) || action.kind === 'stop') continue;
     if (action.image) {
       const built = action.rule === 'source-build';
@@ -80,6 +87,7 @@ export function collectTried(actions: readonly TreeAction[]): TriedCandidate[] {
     }
     if (!owner) continue;
     owner.actions.push(action);
+    if (action.image && action.service && (action.kind === 'serve' || action.kind === 'cluster')) containers.set(action.service, owner);
     if (action.kind === 'serve') serving.push({ host: action.host, port: action.port, candidate: owner });
   }
   // A candidate only looked up (an inspect that showed nothing) was never tried.

@@ -22,7 +22,7 @@ export interface DelegatedText {
 
 export type TreeAction = Pick<
   ActionRecord,
-  | 'seq' | 'callId' | 'messageOrdinal' | 'kind' | 'rule' | 'subject' | 'image' | 'model' | 'framework' | 'config'
+  | 'seq' | 'callId' | 'messageOrdinal' | 'kind' | 'rule' | 'subject' | 'image' | 'model' | 'service' | 'framework' | 'config'
   | 'packages' | 'host' | 'port' | 'targetHost' | 'container' | 'outcome' | 'hits' | 'facts' | 'superseded' | 'command' | 'reading'
 >;
 

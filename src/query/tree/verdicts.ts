@@ -1,4 +1,4 @@
-import { describeFacts, type SignatureHit, type VersionFact } from '../classify/index.js';
+import { describeFacts, reasonComponents, signatureNamed, type SignatureHit, type VersionFact } from '../classify/index.js';
 import { clip, judgementClause, mentions, sentences } from './text.js';
 import type { TriedCandidate } from './tried.js';
 import type { EvidenceRef, TreeAction, TreeMessage, Verdict } from './types.js';
@@ -18,8 +18,6 @@ export interface Judged {
   followup: { message_ordinal: number; text: string } | null;
 }
 
-const FRAMEWORK_FACTS = ['sglang', 'vllm', 'tensorrt_llm', 'transformers'];
-const KERNEL_FACTS = ['pytorch', 'cuda'];
 const RUNTIME_KINDS = new Set(['probe', 'serve', 'start', 'cluster', 'install']);
 
 function isHealthy(action: TreeAction): boolean {
@@ -39,25 +37,17 @@ function recovered(failure: TreeAction, actions: readonly TreeAction[]): boolean
   return actions.some((a) => a.seq > failure.seq && (a.kind === failure.kind || (failure.kind === 'pull' && a.kind !== 'health')) && (a.outcome === 'ok' || a.outcome === 'positive'));
 }
 
-/** Most specific first: a generic "engine failed" only speaks when nothing more precise does. */
-const SIGNATURE_PRIORITY = [
-  'no-kernel-image', 'arch-incompatible', 'manifest-missing', 'pull-denied', 'cuda-oom', 'not-registered', 'module-missing',
-  'cannot-import', 'marker-not-found', 'not-supported', 'package-missing', 'resolver-conflict', 'externally-managed',
-  'cuda-error', 'import-error', 'command-missing', 'engine-failed',
-];
-const GENERIC = new Set(['cuda-error', 'import-error', 'engine-failed', 'command-missing']);
-
-/** The failure labels worth a reason: specific ones first, generic ones dropped when specific ones exist, imports merged. */
+/**
+ * The failure labels worth a reason: most specific first (the rules' priority), catch-alls dropped
+ * when a precise one is there, several failed imports merged into one.
+ */
 function reasonLabels(hits: readonly SignatureHit[]): string[] {
   const failing = hits.filter((h) => h.effect === 'failure' || h.effect === 'negative');
-  const rank = (h: SignatureHit): number => {
-    const at = SIGNATURE_PRIORITY.indexOf(h.name);
-    const within = h.label === 'pip ResolutionImpossible' ? 0 : / depends on /.test(h.label) ? 1 : 2;
-    return (at === -1 ? SIGNATURE_PRIORITY.length : at) * 10 + within;
-  };
+  const rank = (h: SignatureHit): number => signatureNamed(h.name)?.priority ?? Number.MAX_SAFE_INTEGER;
+  const generic = (h: SignatureHit): boolean => signatureNamed(h.name)?.generic ?? false;
   const sorted = [...failing].sort((a, b) => rank(a) - rank(b));
-  const specific = sorted.some((h) => !GENERIC.has(h.name));
-  const kept = sorted.filter((h) => !(specific && GENERIC.has(h.name)) && !(h.label === 'conflicting dependencies' && sorted.some((o) => o.name === 'resolver-conflict' && o !== h)));
+  const specific = sorted.some((h) => !generic(h));
+  const kept = sorted.filter((h) => !(specific && generic(h)));
   const labels = [...new Set(kept.map((h) => h.label))];
   const imports = labels.filter((l) => l.startsWith('import fails: ')).map((l) => l.slice('import fails: '.length));
   const merged = imports.length > 1 ? `imports fail: ${imports.join(', ')}` : null;
@@ -108,14 +98,14 @@ export function judge(candidate: TriedCandidate, names: readonly string[], messa
     verdict = 'accepted';
     for (const action of healthy) decisiveCalls.add(action.callId);
     const readings = [...new Set(healthy.map((a) => a.reading).filter((r): r is string => r !== null))];
-    reason = [describeFacts(facts, FRAMEWORK_FACTS), readings.join(', ')].filter(Boolean).join('; ');
+    reason = [describeFacts(facts, reasonComponents(false)), readings.join(', ')].filter(Boolean).join('; ');
   } else if (lastNegative) {
     verdict = 'rejected';
     const deciding = negatives;
     for (const action of deciding) decisiveCalls.add(action.callId);
     const labels = reasonLabels(deciding.flatMap((a) => a.hits));
     const kernel = labels.some((l) => /kernel|sm_\d|CUDA/.test(l));
-    const versionLine = describeFacts(facts, kernel ? [...FRAMEWORK_FACTS, ...KERNEL_FACTS] : FRAMEWORK_FACTS);
+    const versionLine = describeFacts(facts, reasonComponents(kernel));
     followup = followupAfter(messages, lastNegative.messageOrdinal);
     const next = nextAssistant(messages, lastNegative.messageOrdinal);
     const judgement = next ? judgementClause([next.text, next.reasoning]) : null;

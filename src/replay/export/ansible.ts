@@ -1,6 +1,7 @@
 import { Document, Scalar } from 'yaml';
 import { renderStep, secretNamesOf } from '../plan/render.js';
 import type { Plan, PlanStep } from '../../core/plan/schema.js';
+import { pipefailNeed } from '../plan/pipefail.js';
 import { secretsReferenced } from '../run/remote-command.js';
 
 /**
@@ -56,16 +57,21 @@ function stepTasks(step: PlanStep, index: number, plan: Plan, values: Readonly<R
     });
   }
   const secrets = secretsReferenced(`${rendered.command}\n${rendered.guard ?? ''}`, secretNamesOf(plan));
+  // pipefail where the pipeline only trims output (see plan/pipefail.ts): a missing program fails the task.
+  const command = pipefailNeed(rendered.command).pipefail ? `set -o pipefail\n${rendered.command}` : rendered.command;
   const task: Record<string, unknown> = {
     name: `${step.id}${step.description ? `: ${step.description}` : ''}`,
-    'ansible.builtin.shell': { cmd: unsafe(rendered.command), executable: '/bin/bash', ...(creates ? { creates } : {}) },
+    'ansible.builtin.shell': { cmd: unsafe(command), executable: '/bin/bash', ...(creates ? { creates } : {}) },
     register: result,
   };
   if (rendered.guard && !creates) task['when'] = `${guardVar}.rc != 0`;
-  if (step.expect.exit !== null) task['failed_when'] = `${result}.rc != ${step.expect.exit}`;
+  // The exit as recorded is not enough: the output must have the recorded shape too.
+  const shape = rendered.expectOutput ? ` or not (${result}.stdout is search(${JSON.stringify(rendered.expectOutput)}, multiline=True))` : '';
+  if (step.expect.exit !== null) task['failed_when'] = `${result}.rc != ${step.expect.exit}${shape}`;
+  else if (shape) task['failed_when'] = shape.replace(/^ or /, '');
   task['changed_when'] = CHECKS.test(step.id) ? false : true;
   if (step.poll) {
-    const pattern = step.expect.output ? ` and (${result}.stdout is search(${JSON.stringify(step.expect.output)}))` : '';
+    const pattern = rendered.expectOutput ? ` and (${result}.stdout is search(${JSON.stringify(rendered.expectOutput)}, multiline=True))` : '';
     task['until'] = `${result}.rc == ${step.expect.exit ?? 0}${pattern}`;
     task['retries'] = Math.max(1, Math.ceil(step.poll.max_s / step.poll.interval_s));
     task['delay'] = Math.max(1, Math.round(step.poll.interval_s));

@@ -1,5 +1,6 @@
 import { renderStep, secretNamesOf } from '../plan/render.js';
 import type { Plan, PlanStep } from '../../core/plan/schema.js';
+import { pipefailNeed } from '../plan/pipefail.js';
 import { secretsReferenced } from '../run/remote-command.js';
 import { RUNLOG_FORMAT, RUNLOG_VERSION } from '../../core/run/runlog-format.js';
 
@@ -61,8 +62,13 @@ scrub() {
   printf '%s' "$text"
 }
 HAVE_TIMEOUT=0; command -v timeout >/dev/null 2>&1 && HAVE_TIMEOUT=1
-run_limited() { # seconds command: runs it in bash, stopped (with its children) after the limit
-  if [ "$HAVE_TIMEOUT" = 1 ]; then timeout -k 10 "$1" bash -c "$2"; else bash -c "$2"; fi
+run_limited() { # seconds command [pipefail]: runs it in bash, stopped (with its children) after the limit
+  local shell=(bash); [ "@{3:-0}" = 1 ] && shell=(bash -o pipefail)
+  if [ "$HAVE_TIMEOUT" = 1 ]; then timeout -k 10 "$1" "@{shell[@]}" -c "$2"; else "@{shell[@]}" -c "$2"; fi
+}
+# The first line of a failed step's output that says why (a missing program first).
+failure_cause() { # file
+  grep -m1 -E '(command )?not found$' "$1" 2>/dev/null || grep -m1 -E '(Error|ERROR|error|fatal): ' "$1" 2>/dev/null || true
 }
 `);
 
@@ -76,15 +82,16 @@ on_interrupt() {
 }
 trap on_interrupt INT TERM
 
-# run_step ID INDEX TIMEOUT DESTRUCTIVE GUARD COMMAND POLL_INTERVAL POLL_MAX EXPECT_EXIT EXPECT_OUTPUT
+# run_step ID INDEX TIMEOUT DESTRUCTIVE GUARD COMMAND POLL_INTERVAL POLL_MAX EXPECT_EXIT EXPECT_OUTPUT PIPEFAIL GUARD_PIPEFAIL SIGPIPE_OK
 run_step() {
   local id="$1" index="$2" limit="$3" destructive="$4" guard="$5" cmd="$6" every="$7" most="$8" want_exit="$9" want_out="@{10}"
+  local pipefail="@{11:-0}" guard_pipefail="@{12:-0}" sigpipe_ok="@{13:-0}"
   [ "$id" = "$FROM" ] && IN_RANGE=1
   if [ "$IN_RANGE" = 0 ]; then return 0; fi
   [ "$id" = "$TO" ] && IN_RANGE=2
   STEP_ID="$id"; STEP_STARTED="$(now_ms)"
   log_line "{\"type\":\"step-started\",\"step_id\":$(json_str "$id"),\"step_index\":$index,\"command\":$(json_str "$cmd"),\"guard\":$(json_str "$guard"),\"destructive\":$destructive,\"started_at\":$STEP_STARTED}"
-  if [ -n "$guard" ] && run_limited 60 "$guard" >/dev/null 2>&1; then
+  if [ -n "$guard" ] && run_limited 60 "$guard" "$guard_pipefail" >/dev/null 2>&1; then
     echo "[$id] already done (guard)"
     log_line "{\"type\":\"step-finished\",\"step_id\":$(json_str "$id"),\"status\":\"guarded\",\"guard_satisfied\":true,\"ended_at\":$(now_ms)}"
     STEP_ID=""; [ "$IN_RANGE" = 2 ] && IN_RANGE=0; return 0
@@ -102,17 +109,25 @@ Run it? [y/N] " answer; else echo "[$id] is destructive and no terminal is attac
   echo "[$id] $cmd"
   local out rc began; out="$(mktemp)"; began="$(date +%s)"
   while :; do
-    run_limited "$limit" "$cmd" 2>&1 | tee "$out"; rc=@{PIPESTATUS[0]}
+    run_limited "$limit" "$cmd" "$pipefail" 2>&1 | tee "$out"; rc=@{PIPESTATUS[0]}
+    # head stopped reading early and what it trimmed died of SIGPIPE: nothing failed.
+    [ "$rc" = 141 ] && [ "$sigpipe_ok" = 1 ] && rc=0
     [ -z "$every" ] && break
     if [ "$rc" = "$want_exit" ] && { [ -z "$want_out" ] || grep -Eq -- "$want_out" "$out"; }; then break; fi
     [ $(( $(date +%s) - began + @{every%.*} )) -gt "$most" ] && break
     sleep "$every"
   done
   local timed_out=false; { [ "$HAVE_TIMEOUT" = 1 ] && { [ "$rc" = 124 ] || [ "$rc" = 137 ]; }; } && timed_out=true
+  local shape_ok=1; [ -n "$want_out" ] && ! grep -Eq -- "$want_out" "$out" && shape_ok=0
+  local cause; cause="$(failure_cause "$out")"
   log_line "{\"type\":\"step-finished\",\"step_id\":$(json_str "$id"),\"exit_code\":$rc,\"timed_out\":$timed_out,\"guard_satisfied\":$([ -n "$guard" ] && echo false || echo null),\"ended_at\":$(now_ms),\"output\":$(json_str "$(scrub "$(tail -c 65536 "$out")")")}"
   rm -f "$out"; STEP_ID=""
-  if [ "$timed_out" = true ] || [ "$rc" != "$want_exit" ]; then
-    echo "[$id] failed (exit $rc, expected $want_exit); stopping. Run log: $LOG" >&2
+  if [ "$timed_out" = true ] || { [ -n "$want_exit" ] && [ "$rc" != "$want_exit" ]; }; then
+    echo "[$id] failed (exit $rc, expected $want_exit@{cause:+: $cause}); stopping. Run log: $LOG" >&2
+    finish_run failed; exit 1
+  fi
+  if [ "$shape_ok" = 0 ]; then
+    echo "[$id] failed: the output does not match the recorded /$want_out/@{cause:+: $cause}; stopping. Run log: $LOG" >&2
     finish_run failed; exit 1
   fi
   [ "$IN_RANGE" = 2 ] && IN_RANGE=0
@@ -120,14 +135,34 @@ Run it? [y/N] " answer; else echo "[$id] is destructive and no terminal is attac
 }
 `);
 
+/**
+ * A plan pattern (JavaScript syntax) as `grep -E` reads it: the class escapes ERE lacks spelled
+ * as bracket expressions, `(?:` as a plain group. The run log is judged again on ingest with the
+ * plan's own engine; this only decides where the script stops.
+ */
+export function patternToEre(pattern: string): string {
+  const classes: Readonly<Record<string, string>> = { d: '[0-9]', D: '[^0-9]', s: '[[:space:]]', S: '[^[:space:]]', w: '[[:alnum:]_]', W: '[^[:alnum:]_]' };
+  return pattern.replace(/\\([dDsSwW])|\(\?:/g, (whole, letter: string | undefined) => (letter ? (classes[letter] ?? whole) : '('));
+}
+
+const flag = (value: boolean): string => (value ? '1' : '0');
+
 function stepCall(step: PlanStep, index: number, values: Readonly<Record<string, string>>): string {
   const rendered = renderStep(step, values);
+  const need = pipefailNeed(rendered.command);
+  const guardNeed = rendered.guard ? pipefailNeed(rendered.guard).pipefail : false;
   return [
     `run_step ${bashQuote(step.id)} ${index} ${Math.ceil(step.timeout_s)} ${step.destructive} \\`,
     `  ${bashQuote(rendered.guard ?? '')} \\`,
     `  ${bashQuote(rendered.command)} \\`,
-    `  ${bashQuote(step.poll ? String(step.poll.interval_s) : '')} ${bashQuote(step.poll ? String(Math.ceil(step.poll.max_s)) : '')} ${bashQuote(step.expect.exit === null ? '' : String(step.expect.exit))} ${bashQuote(step.expect.output ?? '')}`,
+    `  ${bashQuote(step.poll ? String(step.poll.interval_s) : '')} ${bashQuote(step.poll ? String(Math.ceil(step.poll.max_s)) : '')} ${bashQuote(step.expect.exit === null ? '' : String(step.expect.exit))} ${bashQuote(rendered.expectOutput === null ? '' : patternToEre(rendered.expectOutput))} \\`,
+    `  ${flag(need.pipefail)} ${flag(guardNeed)} ${flag(need.sigpipeExpected)}`,
   ].join('\n');
+}
+
+/** The plan the run log carries, with the values the script runs baked into what is expected. */
+function bakedPlan(plan: Plan, values: Readonly<Record<string, string>>): Plan {
+  return { ...plan, steps: plan.steps.map((step) => ({ ...step, expect: { ...step.expect, output: renderStep(step, values).expectOutput } })) };
 }
 
 export function renderShellScript(plan: Plan, values: Readonly<Record<string, string>>, exportedAt: Date): string {
@@ -141,7 +176,7 @@ export function renderShellScript(plan: Plan, values: Readonly<Record<string, st
     '# `retrace ingest`. Secrets are read from the environment, never stored here.',
     `#   usage: bash ${'$0'} --role ${roles.join('|')} [--log FILE] [--from STEP] [--to STEP] [--yes]`,
     PRELUDE,
-    `PLAN_JSON=${bashQuote(JSON.stringify(plan))}`,
+    `PLAN_JSON=${bashQuote(JSON.stringify(bakedPlan(plan, values)))}`,
     `case "$ROLE" in ${roles.map(bashQuote).join(' | ')}) ;; *) echo "--role must be one of: ${roles.join(' ')}" >&2; usage ;; esac`,
   ];
   for (const role of roles) {
@@ -153,7 +188,8 @@ export function renderShellScript(plan: Plan, values: Readonly<Record<string, st
     lines.push('fi');
   }
   lines.push(
-    `RUN_ID="run_$(date -u +%Y%m%d-%H%M%S)_$(hostname -s 2>/dev/null || echo host)_$ROLE"`,
+    // A random part: two runs of the script in the same second (or on hosts of one name) never share an id.
+    `RUN_ID="run_$(date -u +%Y%m%d-%H%M%S)_$(hostname -s 2>/dev/null || echo host)_\${ROLE}_$(od -An -N4 -tx4 /dev/urandom 2>/dev/null | tr -d ' \\n' || printf '%04x%04x' "$RANDOM" "$RANDOM")"`,
     `[ -n "$LOG" ] || LOG="./retrace-$RUN_ID.jsonl"`,
     `log_line "{\\"type\\":\\"run-started\\",\\"format\\":\\"${RUNLOG_FORMAT}\\",\\"version\\":${RUNLOG_VERSION},\\"run_id\\":$(json_str "$RUN_ID"),\\"role\\":$(json_str "$ROLE"),\\"host\\":$(json_str "$(hostname 2>/dev/null)"),\\"user\\":$(json_str "$(id -un 2>/dev/null)"),\\"started_at\\":$(now_ms),\\"plan\\":$PLAN_JSON}"`,
     `echo "retrace run $RUN_ID ($ROLE on $(hostname)); log: $LOG"`,

@@ -5,7 +5,7 @@ import { assignRoles } from './roles.js';
 import { PLAN_VERSION, planSchema, type Plan, type PlanStep } from '../../core/plan/schema.js';
 import { secretsToReferences, type SecretReference } from './secrets.js';
 import { describe, stepFacts, timeoutFor } from './step-facts.js';
-import { templatize } from './template.js';
+import { templatize, templatizePattern } from './template.js';
 import { findVariables } from './variables.js';
 
 /**
@@ -148,7 +148,8 @@ export function extractPlan(recorded: RecordedSession): Extraction {
       roles: [role],
       command,
       timeout_s: timeoutFor(k.call),
-      expect: { exit: k.call.exitCode ?? 0, output: facts.expectOutput },
+      // Expected values follow their variable too: `--var model=…` moves what a health check expects.
+      expect: { exit: k.call.exitCode ?? 0, output: facts.expectOutput === null ? null : templatizePattern(facts.expectOutput, variables) },
       guard: facts.guard === null ? null : templatize(facts.guard, variables),
       destructive: isDestructive(k.command),
       poll: isHealth && firstHealth ? pollFor(k, recorded.calls, serveCall) : null,

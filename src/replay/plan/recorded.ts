@@ -22,6 +22,7 @@ export interface RecordedAction {
   port: number | null;
   packages: string[];
   reading: string | null;
+  framework: string | null;
 }
 
 export interface RecordedCall {
@@ -110,6 +111,7 @@ function toAction(action: ActionRecord): RecordedAction {
     port: action.port,
     packages: action.packages,
     reading: action.reading,
+    framework: action.framework,
   };
 }
 

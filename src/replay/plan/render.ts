@@ -1,5 +1,5 @@
 import type { Plan, PlanStep } from '../../core/plan/schema.js';
-import { renderTemplate, TemplateError } from './template.js';
+import { renderPattern, renderTemplate, TemplateError } from './template.js';
 
 /** Turning a plan into the commands a host will run, and the dry run's text. Pure. */
 
@@ -25,10 +25,16 @@ export function planValues(plan: Plan, overrides: Readonly<Record<string, string
 export interface RenderedStep {
   command: string;
   guard: string | null;
+  /** expect.output with its placeholders as literal text: `--var model=…` moves what is expected too. */
+  expectOutput: string | null;
 }
 
 export function renderStep(step: PlanStep, values: Readonly<Record<string, string>>): RenderedStep {
-  return { command: renderTemplate(step.command, values), guard: step.guard === null ? null : renderTemplate(step.guard, values) };
+  return {
+    command: renderTemplate(step.command, values),
+    guard: step.guard === null ? null : renderTemplate(step.guard, values),
+    expectOutput: step.expect.output === null ? null : renderPattern(step.expect.output, values),
+  };
 }
 
 export class StepRangeError extends Error {
@@ -115,7 +121,7 @@ export function renderDryRun(input: DryRunInput): string {
       lines.push(`     [${marks.join('] [')}]`);
       if (rendered.guard) lines.push(indent(rendered.guard, '     guard: ').replace(/\n {5}guard: /g, '\n            '));
       lines.push(indent(rendered.command, '     $ ').replace(/\n {5}\$ /g, '\n       '));
-      const expected = [step.expect.exit === null ? null : `exit ${step.expect.exit}`, step.expect.output ? `output /${step.expect.output}/` : null].filter(Boolean);
+      const expected = [step.expect.exit === null ? null : `exit ${step.expect.exit}`, rendered.expectOutput ? `output /${rendered.expectOutput}/` : null].filter(Boolean);
       if (expected.length > 0) lines.push(`     expect: ${expected.join(', ')}`);
     });
   }

@@ -1,3 +1,4 @@
+import { frameworkById } from '../../query/classify/index.js';
 import type { RecordedAction, RecordedCall } from './recorded.js';
 
 /**
@@ -29,6 +30,23 @@ function slug(text: string): string {
 /** The HF cache folder of a model id, where `hf download` puts it. */
 export function hfCacheSnapshots(model: string): string {
   return `"\${HF_HOME:-$HOME/.cache/huggingface}"/hub/models--${model.replace(/\//g, '--')}/snapshots/*/config.json`;
+}
+
+/**
+ * A download is done when the whole snapshot is there, not when config.json is: no blob still
+ * `.incomplete` (an interrupted `hf download` leaves those), and every weight file a shard index
+ * (`*.index.json`) names is present. POSIX sh, so it runs on any login shell.
+ */
+export function hfSnapshotComplete(model: string): string {
+  const folder = `"\${HF_HOME:-$HOME/.cache/huggingface}/hub/models--${model.replace(/\//g, '--')}"`;
+  return [
+    `d=${folder}; s=""`,
+    'for c in "$d"/snapshots/*/; do [ -f "$c/config.json" ] && s="$c"; done',
+    '[ -n "$s" ] || exit 1',
+    'for b in "$d"/blobs/*.incomplete; do [ -e "$b" ] && exit 1; done',
+    `for i in "$s"*.index.json; do [ -f "$i" ] || continue; for f in $(grep -o '"[^"]*[.]safetensors"' "$i" | tr -d '"' | sort -u); do [ -e "$s$f" ] || exit 1; done; done`,
+    'true',
+  ].join('\n');
 }
 
 function words(text: string | null): string[] {
@@ -89,7 +107,7 @@ export function stepFacts(action: RecordedAction, call: RecordedCall, command: s
     case 'download':
       return {
         idBase: 'download-model',
-        guard: action.model ? `ls ${hfCacheSnapshots(action.model)} >/dev/null 2>&1` : null,
+        guard: action.model ? hfSnapshotComplete(action.model) : null,
         expectOutput: /snapshots\/[0-9a-f]{40}/.test(output) ? 'snapshots/[0-9a-f]{40}' : null,
       };
     case 'cluster': {
@@ -106,7 +124,7 @@ export function stepFacts(action: RecordedAction, call: RecordedCall, command: s
     case 'serve':
       return {
         idBase: 'serve-model',
-        guard: action.port ? `curl -sf -o /dev/null localhost:${action.port}/health` : null,
+        guard: action.port ? `curl -sf -o /dev/null localhost:${action.port}${frameworkById(action.framework)?.healthPaths[0] ?? '/health'}` : null,
         expectOutput: null,
       };
     case 'health':

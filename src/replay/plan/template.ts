@@ -1,3 +1,5 @@
+import { placeholderSites, type Layer } from './shell-context.js';
+
 /**
  * Plan commands name their variables as `{{ name }}`. Substitution shell-quotes the value for
  * the quoting context it lands in, so a value arrives as one word, byte for byte, whatever it
@@ -6,7 +8,39 @@
  * writes them as shell references (`${HF_TOKEN}`) and their values travel apart (see the runner).
  */
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\|\s*([a-z_]+)\s*)?\}\}/g;
+
+/**
+ * Values derived from a variable, written as `{{ name | filter }}` so a `--var` moves them too:
+ * the Hugging Face cache folder of a model (`models--Org--Name`) follows `{{ model }}`.
+ */
+export const FILTERS: Readonly<Record<string, { description: string; apply(value: string): string }>> = {
+  hf_cache_dir: { description: 'the Hugging Face cache folder of a model id: Org/Name → models--Org--Name', apply: (value) => `models--${value.replace(/\//g, '--')}` },
+};
+
+/** The text a placeholder stands for: the value, through its filter if it names one. */
+export function placeholderValue(value: string, filter: string | undefined): string {
+  if (filter === undefined) return value;
+  const known = FILTERS[filter];
+  if (!known) throw new TemplateError(`unknown filter "${filter}" (known: ${Object.keys(FILTERS).join(', ')})`);
+  return known.apply(value);
+}
+
+/** Filters a text names that do not exist. */
+export function unknownFiltersOf(text: string): string[] {
+  return [...text.matchAll(PLACEHOLDER)].map((match) => match[2]).filter((filter): filter is string => filter !== undefined && !FILTERS[filter]);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A pattern's placeholders replaced by their values, escaped so they match literally. */
+export function renderPattern(pattern: string, values: Readonly<Record<string, string>>): string {
+  return pattern.replace(PLACEHOLDER, (whole, name: string, filter: string | undefined) =>
+    Object.hasOwn(values, name) ? escapeRegExp(placeholderValue(values[name] ?? '', filter)) : whole,
+  );
+}
 
 export class TemplateError extends Error {
   constructor(message: string) {
@@ -57,23 +91,6 @@ export function quoteStates(text: string): QuoteState[] {
   return states;
 }
 
-/** Closes the surrounding quotes, adds the quoted word, reopens them: `"a"'v'"b"` is one word. */
-function quoteFor(state: QuoteState, value: string): string {
-  // A bare word means the same inside any quotes: keep rendered commands as they were recorded.
-  if (BARE_WORD.test(value)) return value;
-  const word = shellQuote(value);
-  switch (state) {
-    case 'none':
-      return word;
-    case 'single':
-      return `'${word}'`;
-    case 'double':
-      return `"${word}"`;
-    case 'ansi':
-      return `'${word}$'`;
-  }
-}
-
 /** Names of the `{{ name }}` placeholders in a command, in order of first use. */
 export function placeholdersOf(text: string): string[] {
   const names: string[] = [];
@@ -84,16 +101,75 @@ export function placeholdersOf(text: string): string[] {
   return names;
 }
 
-/** Replaces every `{{ name }}` of a declared value with the value, quoted for where it stands. */
+/**
+ * `text` written so that a shell in `layer` reads it back exactly: the value's own layer first,
+ * then each layer around it in turn (a `bash -c "…"` string holds a word the inner shell reads).
+ */
+function embed(layer: Layer, text: string, where: string): string {
+  switch (layer.kind) {
+    case 'none':
+      return shellQuote(text);
+    case 'single':
+      return text.replace(/'/g, `'\\''`);
+    case 'double':
+      return text.replace(/[\\"$`]/g, '\\$&');
+    case 'ansi':
+      return text.replace(/[\\']/g, '\\$&');
+    case 'comment':
+      if (/[\n\r]/.test(text)) throw new TemplateError(`${where}: a value with a line break cannot stand in a comment`);
+      return text;
+    case 'heredoc': {
+      const lines = text.split('\n');
+      if (lines.some((line, index) => index > 0 && (layer.stripTabs ? line.replace(/^\t+/, '') : line) === layer.delimiter)) {
+        throw new TemplateError(`${where}: the value holds a line "${layer.delimiter}", which would end the here-document`);
+      }
+      if (layer.stripTabs && lines.some((line, index) => index > 0 && line.startsWith('\t'))) {
+        throw new TemplateError(`${where}: a <<- here-document strips the tabs that begin the value's lines`);
+      }
+      return layer.expands ? text.replace(/[\\$`]/g, '\\$&') : text;
+    }
+    case 'unsupported':
+      throw new TemplateError(`${where}: a value that is not a plain word cannot be quoted safely inside ${layer.what}; use $(…) or a plain word`);
+  }
+}
+
+/** Where a placeholder stands, for messages: `offset 41 (line 2)`. */
+function positionOf(text: string, at: number): string {
+  const line = text.slice(0, at).split('\n').length;
+  return `{{ … }} at offset ${at}${line > 1 ? ` (line ${line})` : ''}`;
+}
+
+/**
+ * Replaces every `{{ name }}` of a declared value with the value, written so that it arrives as
+ * exactly that text through every layer it stands in: quotes, `$( … )` at any depth, here
+ * documents, and strings a shell runs again (`bash -c "…"`, `eval`). A value that cannot be
+ * written safely where it stands is refused with its position (TemplateError), never rendered.
+ */
 export function renderTemplate(text: string, values: Readonly<Record<string, string>>): string {
-  const states = quoteStates(text);
+  const sites = new Map(placeholderSites(text).map((site) => [site.at, site]));
   let out = '';
   let last = 0;
   for (const match of text.matchAll(PLACEHOLDER)) {
     const name = match[1] ?? '';
     if (!Object.hasOwn(values, name)) continue;
     const at = match.index ?? 0;
-    out += text.slice(last, at) + quoteFor(states[at] ?? 'none', values[name] ?? '');
+    const value = placeholderValue(values[name] ?? '', match[2]);
+    if (value.includes('\0')) throw new TemplateError(`${positionOf(text, at)}: a shell word cannot hold a NUL byte`);
+    const site = sites.get(at);
+    const layers: Layer[] = site?.layers ?? [{ kind: 'none' }];
+    const where = `${name} ${positionOf(text, at)}`;
+    let rendered = value;
+    // A bare word means the same in every layer: kept as it is, so commands stay as recorded.
+    if (!BARE_WORD.test(value) || layers.some((layer) => layer.kind === 'comment')) {
+      for (let k = layers.length - 1; k >= 0; k -= 1) rendered = embed(layers[k] as Layer, rendered, where);
+    }
+    for (const heredoc of site?.heredocs ?? []) {
+      const lines = rendered.split('\n').slice(1);
+      if (lines.some((line) => (heredoc.stripTabs ? line.replace(/^\t+/, '') : line) === heredoc.delimiter)) {
+        throw new TemplateError(`${where}: the value holds a line "${heredoc.delimiter}", which would end the here-document around it`);
+      }
+    }
+    out += text.slice(last, at) + rendered;
     last = at + match[0].length;
   }
   return out + text.slice(last);
@@ -104,9 +180,24 @@ export function templatize(text: string, values: readonly { name: string; value:
   // Longest values first, so `192.168.200.1` never eats part of `192.168.200.12`.
   const ordered = [...values].filter((v) => v.value.length > 0).sort((a, b) => b.value.length - a.value.length);
   let out = text;
+  // Derived forms first (longer, and they contain the value's parts): `models--Org--Name`.
+  for (const { name, value } of ordered) {
+    if (!value.includes('/')) continue;
+    const derived = escapeRegExp(placeholderValue(value, 'hf_cache_dir'));
+    out = out.replace(new RegExp(`${derived}(?![A-Za-z0-9_.-])`, 'g'), `{{ ${name} | hf_cache_dir }}`);
+  }
   for (const { name, value } of ordered) {
     const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     out = out.replace(new RegExp(`(?<![A-Za-z0-9._-])${escaped}(?![A-Za-z0-9_-]|\\.[0-9])`, 'g'), `{{ ${name} }}`);
+  }
+  return out;
+}
+
+/** In a pattern, every value written as a literal (regex-escaped) becomes its placeholder; renderPattern undoes it. */
+export function templatizePattern(pattern: string, values: readonly { name: string; value: string }[]): string {
+  let out = pattern;
+  for (const { name, value } of [...values].filter((v) => v.value.length > 2).sort((a, b) => b.value.length - a.value.length)) {
+    out = out.split(escapeRegExp(value)).join(`{{ ${name} }}`);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { Document, isMap, isScalar, isSeq, parseDocument, type YAMLMap } from 'yaml';
 import type { z } from 'zod';
-import { placeholdersOf } from './template.js';
+import { compileLinear } from '../../core/regex/linear-regex.js';
+import { FILTERS, placeholdersOf, unknownFiltersOf } from './template.js';
 import { planSchema, type Plan } from '../../core/plan/schema.js';
 
 /**
@@ -80,15 +81,22 @@ export function planReferenceProblems(plan: Plan): string[] {
     if (ids.has(step.id)) problems.push(`${at}: step id "${step.id}" is used twice`);
     ids.add(step.id);
     for (const role of step.roles) if (!plan.roles[role]) problems.push(`${at}: role "${role}" is not declared under roles`);
+    for (const filter of [step.command, step.guard ?? '', step.expect.output ?? ''].flatMap(unknownFiltersOf)) {
+      problems.push(`${at}: unknown filter "${filter}" (known: ${Object.keys(FILTERS).join(', ')})`);
+    }
     for (const name of [...placeholdersOf(step.command), ...placeholdersOf(step.guard ?? '')]) {
       if (!declared.has(name)) problems.push(`${at}: {{ ${name} }} is not declared under variables`);
       else if ('env' in (plan.variables[name] ?? {})) problems.push(`${at}: secret ${name} must be written \${${name}}, not {{ ${name} }}`);
     }
     if (step.expect.output !== null) {
+      for (const name of placeholdersOf(step.expect.output)) {
+        if (!declared.has(name) || 'env' in (plan.variables[name] ?? {})) problems.push(`${at}: expect.output names {{ ${name} }}, which is not a declared value`);
+      }
       try {
-        new RegExp(step.expect.output, 'm');
+        // Placeholders stand for literal text: check the pattern around them.
+        compileLinear(step.expect.output.replace(/\{\{[^}]*\}\}/g, 'x'));
       } catch (error) {
-        problems.push(`${at}: expect.output is not a regular expression: ${(error as Error).message}`);
+        problems.push(`${at}: expect.output cannot be used: ${(error as Error).message}`);
       }
     }
   });

@@ -26,6 +26,12 @@ export interface RunCommandOptions {
   secrets: Readonly<Record<string, string>>;
   signal?: AbortSignal;
   onOutput?(stream: 'stdout' | 'stderr', chunk: string): void;
+  /** Run with pipefail (the command trims a pipeline's output: see plan/pipefail.ts). */
+  pipefail?: boolean;
+  /** Exported to the remote command as RETRACE_STEP, so a resume can find it still running. */
+  stepTag?: string;
+  /** The remote process group, as soon as the host reported it. */
+  onProcessGroup?(pgid: number): void;
 }
 
 /** A shell reports a command killed by signal N as exit 128 + N; so does the runner. */
@@ -58,10 +64,14 @@ export class SshHostExecutor implements HostExecutor {
       output.append(chunk);
       options.onOutput?.(stream, chunk);
     };
-    const remote = this.connection.exec(wrapRemoteCommand(command, names), {
+    const remote = this.connection.exec(wrapRemoteCommand(command, names, { pipefail: options.pipefail, stepTag: options.stepTag }), {
       stdin: secretsStdin(names, options.secrets),
       onStdout: (chunk) => emit('stdout', chunk),
-      onStderr: (chunk) => emit('stderr', marker.push(chunk)),
+      onStderr: (chunk) => {
+        const known = marker.pgid;
+        emit('stderr', marker.push(chunk));
+        if (known === null && marker.pgid !== null) options.onProcessGroup?.(marker.pgid);
+      },
     });
 
     let stopping: 'timeout' | 'interrupted' | null = null;

@@ -10,7 +10,7 @@ import { ReplayController } from './controller.js';
 import type { RunEvent } from '../../core/run/events.js';
 import { SshHostExecutor, type HostExecutor } from './host-executor.js';
 import type { RunHeader, RunRecorder } from '../../core/run/record.js';
-import { secretsReferenced } from './remote-command.js';
+import { secretsReferenced, type LingeringProcess } from './remote-command.js';
 import { runPlan } from './runner.js';
 
 /**
@@ -126,7 +126,9 @@ export interface LiveReplayInput {
   recorder: RunRecorder;
   autoConfirm: boolean;
   holdOnFailure: boolean;
-  resume: { done: ReadonlySet<string>; attempts: Map<string, number> } | null;
+  /** `--keep-going`: a failed step does not stop the steps after it. */
+  keepGoing?: boolean;
+  resume: { done: ReadonlySet<string>; attempts: Map<string, number>; lingering?: ReadonlyMap<string, LingeringProcess> } | null;
   /** Subscribed before the run starts, so it sees `run-started`. */
   listener?: (event: RunEvent) => void;
 }
@@ -168,6 +170,8 @@ export async function startLiveReplay(input: LiveReplayInput): Promise<LiveRepla
     attempts: input.resume?.attempts ?? new Map(),
     autoConfirm: input.autoConfirm,
     holdOnFailure: input.holdOnFailure,
+    keepGoing: input.keepGoing,
+    lingering: input.resume?.lingering,
     recorder: input.recorder,
     resumed: input.resume !== null,
   }).finally(() => {

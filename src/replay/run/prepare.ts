@@ -7,7 +7,7 @@ import { planValues, stepRange } from '../plan/render.js';
 import type { Plan } from '../../core/plan/schema.js';
 import { parsePlanYaml, validatePlan } from '../plan/yaml.js';
 import { parseHostSpec, parseRoleAssignment } from '../ssh/host-target.js';
-import { newRunId, type RunHeader, type RunMode } from '../../core/run/record.js';
+import { newRunId, targetKey, type RunHeader, type RunMode } from '../../core/run/record.js';
 import { resumeStateOf, type ResumeState } from './resume.js';
 
 /**
@@ -78,34 +78,46 @@ export async function prepareReplay(db: Database | null, request: ReplayRequest,
     if (!db) throw new ReplayInputError('--resume needs the store the run was recorded in');
     const stored = await loadRun(db, request.resume);
     if (stored.mode !== 'live') throw new ReplayInputError(`${stored.id} is a dry run; there is nothing to resume (run again with --live)`);
-    if (stored.status === 'ok') throw new ReplayInputError(`${stored.id} already finished ok; nothing to resume`);
-    const plan = validatePlan(JSON.parse(stored.plan_json), `the plan of ${stored.id}`);
+    // The plan file as it is now (the user may have fixed a step), else the plan the run recorded.
+    const label = stored.plan ?? '';
+    const fromFile = label !== '' && !label.startsWith('session:') && existsSync(label) && statSync(label).isFile();
+    const plan = fromFile ? parsePlanYaml(readFileSync(label, 'utf8'), label) : validatePlan(JSON.parse(stored.plan_json), `the plan of ${stored.id}`);
     const hostSpecs = { ...stored.host_specs, ...hostSpecsOf(request.hosts, plan) };
     const from = request.from ?? stored.step_from ?? undefined;
     const to = request.to ?? stored.step_to ?? undefined;
+    // The run's own --var values, then any given now.
+    const vars = { ...stored.vars, ...parseAssignments(request.vars, '--var') };
+    const values = planValues(plan, vars);
+    const range = stepRange(plan, from, to);
+    const resume = resumeStateOf(stored.id, stored.step_rows, plan, values);
+    const left = plan.steps.slice(range.first, range.last + 1).some((step) => step.roles.some((role) => !resume.done.has(targetKey(step.id, role))));
+    // A run that ended ok has something to resume only when its plan changed since.
+    if (stored.status === 'ok' && !left) throw new ReplayInputError(`${stored.id} already finished ok and its plan is unchanged; nothing to resume`);
     return {
       plan,
-      header: { ...headerFor(stored.id, plan, stored.plan ?? '', 'live', hostSpecs, from, to, now), sessionTitle: stored.session_title },
-      values: planValues(plan, parseAssignments(request.vars, '--var')),
-      range: stepRange(plan, from, to),
-      resume: resumeStateOf(stored.step_rows),
+      header: { ...headerFor(stored.id, plan, label, 'live', hostSpecs, from, to, now, vars), sessionTitle: stored.session_title },
+      values,
+      range,
+      resume,
     };
   }
   if (!request.source) throw new ReplayInputError('name a plan file or a session to replay (or --resume RUN)');
   const { plan, label } = await loadPlan(db, request.source);
   const hostSpecs = hostSpecsOf(request.hosts, plan);
   for (const spec of Object.values(hostSpecs)) parseHostSpec(spec);
+  const vars = parseAssignments(request.vars, '--var');
   return {
     plan,
-    header: headerFor(newRunId(now), plan, label, request.mode, hostSpecs, request.from, request.to, now),
-    values: planValues(plan, parseAssignments(request.vars, '--var')),
+    header: headerFor(newRunId(now), plan, label, request.mode, hostSpecs, request.from, request.to, now, vars),
+    values: planValues(plan, vars),
     range: stepRange(plan, request.from, request.to),
     resume: null,
   };
 }
 
-function headerFor(id: string, plan: Plan, label: string, mode: RunMode, hostSpecs: Record<string, string>, from: string | undefined, to: string | undefined, now: Date): RunHeader {
+function headerFor(id: string, plan: Plan, label: string, mode: RunMode, hostSpecs: Record<string, string>, from: string | undefined, to: string | undefined, now: Date, vars: Record<string, string>): RunHeader {
   return {
+    vars,
     id,
     sessionId: plan.session.id,
     sessionTitle: plan.session.title,

@@ -24,9 +24,32 @@ export function secretsReferenced(command: string, secretNames: readonly string[
   return secretNames.filter((name) => new RegExp(`\\$(?:\\{${name}(?:[:}#%/-])|${name}(?![A-Za-z0-9_]))`).test(command));
 }
 
-export function wrapRemoteCommand(command: string, secretNames: readonly string[]): string {
+/** One POSIX shell word holding `text` exactly. */
+function singleQuoted(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * `pipefail` in whatever shell the host logs in with: set where the shell has it (bash, zsh, ksh,
+ * busybox, newer dash); else the command runs in bash with it (`exec`, so the process group and
+ * its pid stay those the marker reported); else, on a shell with neither, as it is.
+ */
+export function pipefailPrologue(command: string): string {
+  return `if (set -o pipefail) 2>/dev/null; then set -o pipefail; elif command -v bash >/dev/null 2>&1; then exec bash -o pipefail -c ${singleQuoted(command)}; fi`;
+}
+
+export interface WrapOptions {
+  /** Run the command with pipefail (see plan/pipefail.ts). */
+  pipefail?: boolean;
+  /** Exported as RETRACE_STEP: lets a later resume recognise this step's processes on the host. */
+  stepTag?: string;
+}
+
+export function wrapRemoteCommand(command: string, secretNames: readonly string[], options: WrapOptions = {}): string {
   const lines = [`printf '${PGID_MARKER.replace('\u001e', '\\036')}%s\\n' "$$" >&2`];
   for (const name of secretNames) lines.push(`IFS= read -r ${name}; export ${name}`);
+  if (options.stepTag) lines.push(`RETRACE_STEP=${singleQuoted(options.stepTag)}; export RETRACE_STEP`);
+  if (options.pipefail) lines.push(pipefailPrologue(command));
   lines.push(command);
   return lines.join('\n');
 }
@@ -43,10 +66,48 @@ export function secretsStdin(secretNames: readonly string[], values: Readonly<Re
     .join('');
 }
 
-/** Stops a step's process group: politely, then for sure. */
+/**
+ * Stops a step's process group: politely, then for sure. `kill -s NAME -- -PGID` is the form every
+ * POSIX shell's kill reads (dash's builtin refuses `kill -TERM -- -PGID` with "Illegal number").
+ */
 export function killGroupCommand(pgid: number, graceSeconds = 2): string {
   if (!Number.isInteger(pgid) || pgid <= 1) throw new Error(`refusing to signal process group ${pgid}`);
-  return `kill -TERM -- -${pgid} 2>/dev/null; sleep ${graceSeconds}; kill -KILL -- -${pgid} 2>/dev/null; true`;
+  return `kill -s TERM -- -${pgid} 2>/dev/null; sleep ${graceSeconds}; kill -s KILL -- -${pgid} 2>/dev/null; true`;
+}
+
+/** An earlier attempt of a step that may still run on its host (see `stopLingeringCommand`). */
+export interface LingeringProcess {
+  pgid: number;
+  /** The RETRACE_STEP value the attempt was started with. */
+  tag: string;
+}
+
+/**
+ * Before a resume runs a step again whose earlier attempt never reported its end: if that
+ * attempt's process group still exists and is still ours (its session shell's command line or a
+ * member's environment carries the step's tag; where /proc is absent, a live group is taken as
+ * ours), stop it and say so on stderr. A group id reused by something else is left alone.
+ */
+export function stopLingeringCommand(process: LingeringProcess, graceSeconds = 2): string {
+  const { pgid, tag } = process;
+  if (!Number.isInteger(pgid) || pgid <= 1) throw new Error(`refusing to signal process group ${pgid}`);
+  return [
+    `pg=${pgid} step=${singleQuoted(tag)}`,
+    'kill -s 0 -- -"$pg" 2>/dev/null || exit 0',
+    'if [ -d /proc/self ]; then',
+    '  living=0 ours=0',
+    '  for p in $(pgrep -g "$pg" 2>/dev/null || echo "$pg"); do',
+    // A zombie (exited, not yet reaped) has an empty command line: it runs nothing.
+    '    [ -n "$(tr -d \'\\000\' < "/proc/$p/cmdline" 2>/dev/null)" ] || continue',
+    '    living=1',
+    '    if grep -qsF -- "$step" "/proc/$p/cmdline" "/proc/$p/environ"; then ours=1; break; fi',
+    '  done',
+    '  [ "$living" = 1 ] || exit 0',
+    '  if [ "$ours" = 0 ]; then echo "process group $pg is no longer the earlier attempt of $step: left alone" >&2; exit 0; fi',
+    'fi',
+    `kill -s TERM -- -"$pg" 2>/dev/null; sleep ${graceSeconds}; kill -s KILL -- -"$pg" 2>/dev/null`,
+    'echo "stopped the earlier attempt of $step (process group $pg), which was still running" >&2',
+  ].join('\n');
 }
 
 /**

@@ -1,21 +1,51 @@
+import type { Plan } from '../../core/plan/schema.js';
 import { targetKey } from '../../core/run/record.js';
+import { renderStep } from '../plan/render.js';
+import type { LingeringProcess } from './remote-command.js';
 
-/** What a resumed run keeps from before: targets that are finished, and the attempts so far. */
+/**
+ * What a resumed run keeps from before. A target counts as done only when it finished (ok,
+ * guarded, skipped) in the form the plan has now: a step the user fixed or changed in the plan
+ * file (its rendered command or guard differs from the one recorded) runs again. A target whose
+ * last attempt never reported its end (its connection was lost, retrace was killed) may still run
+ * on the host: it is named in `lingering`, so the runner stops it before running the step again.
+ */
 export interface ResumeState {
   done: Set<string>;
   attempts: Map<string, number>;
+  /** Finished targets that run again because their step changed, for the user to see. */
+  changed: string[];
+  lingering: Map<string, LingeringProcess>;
 }
 
-/** Statuses a resume keeps; everything else (failed, timeout, unknown, interrupted, running) runs again, guard first. */
-const FINISHED = new Set(['ok', 'guarded', 'skipped']);
+export interface RecordedAttempt {
+  step_id: string;
+  role: string;
+  attempt: number;
+  status: string;
+  command: string | null;
+  guard: string | null;
+  remote_pgid: number | null;
+}
 
-export function resumeStateOf(steps: readonly { step_id: string; role: string; attempt: number; status: string }[]): ResumeState {
+const FINISHED = new Set(['ok', 'guarded', 'skipped']);
+const UNFINISHED = new Set(['running', 'unknown', 'interrupted']);
+
+export function resumeStateOf(runId: string, steps: readonly RecordedAttempt[], plan: Plan, values: Readonly<Record<string, string>>): ResumeState {
   const done = new Set<string>();
   const attempts = new Map<string, number>();
-  for (const step of steps) {
-    const key = targetKey(step.step_id, step.role);
-    attempts.set(key, Math.max(attempts.get(key) ?? 0, step.attempt));
-    if (FINISHED.has(step.status)) done.add(key);
+  const changed: string[] = [];
+  const lingering = new Map<string, LingeringProcess>();
+  const rendered = new Map(plan.steps.map((step) => [step.id, { step, ...renderStep(step, values) }]));
+  for (const row of steps) {
+    const key = targetKey(row.step_id, row.role);
+    attempts.set(key, Math.max(attempts.get(key) ?? 0, row.attempt));
+    if (UNFINISHED.has(row.status) && row.remote_pgid !== null) lingering.set(key, { pgid: row.remote_pgid, tag: `${runId}/${row.step_id}/${row.role}` });
+    if (!FINISHED.has(row.status)) continue;
+    const now = rendered.get(row.step_id);
+    if (!now || !now.step.roles.includes(row.role)) continue;
+    if (now.command === row.command && now.guard === row.guard) done.add(key);
+    else changed.push(`${row.step_id}@${row.role}`);
   }
-  return { done, attempts };
+  return { done, attempts, changed, lingering };
 }

@@ -2,6 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   decideHostKey,
+  hostKeyAlgorithmsFor,
   knownHostsLine,
   knownHostsName,
   knownKeysFor,
@@ -47,7 +48,8 @@ export function hostKeyCheck(host: string, port: number, policy: HostKeyPolicy):
   const knownTypes = [...new Set(knownKeysFor(files, host, port).map((key) => key.keyType))];
   const name = knownHostsName(host, port);
   return {
-    algorithms: knownTypes.length > 0 ? knownTypes : null,
+    // A key known as `ssh-rsa` is offered as rsa-sha2-512/256 first: OpenSSH ≥ 8.8 no longer signs with SHA-1.
+    algorithms: knownTypes.length > 0 ? hostKeyAlgorithmsFor(knownTypes) : null,
     verify(presented) {
       const decision = decideHostKey(files, host, port, presented);
       switch (decision.status) {

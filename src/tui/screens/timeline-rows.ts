@@ -19,7 +19,10 @@ export function callMarks(call: CallRow): Segment[] {
 export function timelineRowSegments(row: TimelineRow | undefined): Segment[] {
   if (!row) return [seg('…', 'dim')];
   if (row.kind === 'message') {
+    const compaction = row.role === 'compaction';
     const head = [seg(`${`#${row.ordinal}`.padEnd(6)} `, 'accent'), seg(fit(row.role, 10), row.role === 'user' ? 'warn' : 'dim'), seg(`${clock(row.created_at)} `, 'dim')];
+    // The agent's context restarts from a summary here: a rule across the timeline.
+    if (compaction) return [head[0] as Segment, seg(fit('compacted', 10), 'accent'), head[2] as Segment, seg(`── ${oneLine(row.preview) || 'Context compacted'} ──`, 'accent')];
     if (row.error) return [...head, seg(`${MARK.failed} error: ${oneLine(row.error)}`, 'danger')];
     if (row.preview) return [...head, seg(oneLine(row.preview))];
     if (row.reasoning_preview) return [...head, seg(`thinking: ${oneLine(row.reasoning_preview)}`, 'dim')];

@@ -76,6 +76,8 @@ describe('Claude Code lines', () => {
     expect(summary.errors).toEqual([]);
     expect(summary.sessions).toBe(0);
     expect(summary.unknown_records).toBe(2);
+    // A known layout, not drift: no warning.
+    expect(summary.warnings).toEqual([]);
   });
 
   it('writes a call that never got its result as still running, and its message all the same', async () => {

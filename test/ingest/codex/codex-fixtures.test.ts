@@ -36,12 +36,14 @@ describe('Codex fixtures', () => {
               WHERE call_id IN ('call_Xj3jsQ2jLUxLr8rQXnMKC86h', 'call_QijVdLEfPITlFaX7fGKeuO2w', 'call_EZdL2t5QijcP1j87kbKKNabn',
                                 'call_2IbDT1BQGRHzfk9Xg7ojfTA9', 'call_tHJRcMvrOfNFDqr2u16fayG6') ORDER BY call_id`),
     );
+    // Durations are the tool's own measure (`duration_seconds`, `Wall time:`), not the span of the
+    // call and output lines, which also holds the model's streaming and any wait before the run.
     expect(rows).toEqual([
-      { call_id: 'call_2IbDT1BQGRHzfk9Xg7ojfTA9', tool: 'apply_patch', status: 'completed', exit_code: 0, timed_out: false, duration_ms: 227, has_command: false },
+      { call_id: 'call_2IbDT1BQGRHzfk9Xg7ojfTA9', tool: 'apply_patch', status: 'completed', exit_code: 0, timed_out: false, duration_ms: 0, has_command: false },
       // The gpu-b pull killed at its 300 s limit: exit 124 as Codex records it.
-      { call_id: 'call_EZdL2t5QijcP1j87kbKKNabn', tool: 'shell', status: 'completed', exit_code: 124, timed_out: true, duration_ms: 300078, has_command: true },
-      { call_id: 'call_QijVdLEfPITlFaX7fGKeuO2w', tool: 'shell', status: 'completed', exit_code: 1, timed_out: false, duration_ms: 48379, has_command: true },
-      { call_id: 'call_Xj3jsQ2jLUxLr8rQXnMKC86h', tool: 'local_shell', status: 'completed', exit_code: 0, timed_out: false, duration_ms: 2019, has_command: true },
+      { call_id: 'call_EZdL2t5QijcP1j87kbKKNabn', tool: 'shell', status: 'completed', exit_code: 124, timed_out: true, duration_ms: 300000, has_command: true },
+      { call_id: 'call_QijVdLEfPITlFaX7fGKeuO2w', tool: 'shell', status: 'completed', exit_code: 1, timed_out: false, duration_ms: 48300, has_command: true },
+      { call_id: 'call_Xj3jsQ2jLUxLr8rQXnMKC86h', tool: 'local_shell', status: 'completed', exit_code: 0, timed_out: false, duration_ms: 1900, has_command: true },
       // Legacy lines have no timestamps: the duration is the one the output reports.
       { call_id: 'call_tHJRcMvrOfNFDqr2u16fayG6', tool: 'shell', status: 'completed', exit_code: 1, timed_out: false, duration_ms: 1400, has_command: true },
     ]);
@@ -53,9 +55,11 @@ describe('Codex fixtures', () => {
                      extra->>'completedBy' AS completed_by, extra->>'completes' AS completes
               FROM tool_calls WHERE call_id IN ('call_Xe9zsdqgDqw3CScrVE1iUCaB', 'call_ZM8BkRxPegxZT3icMcVq2buq') ORDER BY call_id`),
     );
+    // The process ran from its first output less that output's wall time (10.0021 s), not from the
+    // call's line, to the poll that saw it exit; the poll itself took its own wall time.
     expect(rows).toEqual([
-      { call_id: 'call_Xe9zsdqgDqw3CScrVE1iUCaB', tool: 'exec_command', status: 'completed', exit_code: 0, duration_ms: 198915, healthy: true, has_command: true, completed_by: 'call_ZM8BkRxPegxZT3icMcVq2buq', completes: null },
-      { call_id: 'call_ZM8BkRxPegxZT3icMcVq2buq', tool: 'write_stdin', status: 'completed', exit_code: null, duration_ms: 187256, healthy: true, has_command: false, completed_by: null, completes: 'call_Xe9zsdqgDqw3CScrVE1iUCaB' },
+      { call_id: 'call_Xe9zsdqgDqw3CScrVE1iUCaB', tool: 'exec_command', status: 'completed', exit_code: 0, duration_ms: 198866, healthy: true, has_command: true, completed_by: 'call_ZM8BkRxPegxZT3icMcVq2buq', completes: null },
+      { call_id: 'call_ZM8BkRxPegxZT3icMcVq2buq', tool: 'write_stdin', status: 'completed', exit_code: null, duration_ms: 187200, healthy: true, has_command: false, completed_by: null, completes: 'call_Xe9zsdqgDqw3CScrVE1iUCaB' },
     ]);
   });
 

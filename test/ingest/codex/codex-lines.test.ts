@@ -53,11 +53,27 @@ describe('Codex lines', () => {
     const unknown = await queryStore(dbPath, (db) => db.all(`SELECT what, line FROM unknown_records ORDER BY line`));
     expect(unknown).toEqual([
       { what: 'function_call_output:orphan', line: 13 },
+      // An undo snapshot is a known kind passed over on purpose (codex-rs rollout/policy.rs persists it).
       { what: 'event_msg:mystery_event', line: 15 },
-      { what: 'response_item:ghost_snapshot', line: 16 },
     ]);
     const session = await queryStore(dbPath, (db) => db.all(`SELECT id, title, model, directory FROM sessions`));
     expect(session).toEqual([{ id: THREAD, title: 'vLLM server', model: 'gpt-5.2-codex', directory: '/srv' }]);
+  });
+});
+
+describe('Codex session_meta', () => {
+  it('takes the thread id from `session_id` when a build names it so (codex-rs reads both)', async () => {
+    const id = '019e0000-0000-7000-8000-0000000051d0';
+    const file = join(dir, `rollout-2026-10-01T08-00-00-${id}.jsonl`);
+    const lines = [
+      { timestamp: '2026-10-01T08:00:00.000Z', type: 'session_meta', payload: { session_id: id, cwd: '/srv', cli_version: '0.142.0', originator: 'codex_cli_rs' } },
+      { timestamp: '2026-10-01T08:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] } },
+    ];
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const dbPath = tempDbPath(dir);
+    const summary = await ingestPaths(dbPath, [file]);
+    expect(summary.errors).toEqual([]);
+    expect(await queryStore(dbPath, (db) => db.all(`SELECT id, directory, extra->>'cliVersion' AS version FROM sessions`))).toEqual([{ id, directory: '/srv', version: '0.142.0' }]);
   });
 });
 

@@ -5,7 +5,7 @@ import { commandOf, commandOfArgv } from '../../../src/ingest/codex/tool-calls.j
 describe('Codex tool output styles', () => {
   it('structured JSON: exit code and duration from metadata', () => {
     const parsed = parseExecOutput(JSON.stringify({ output: 'WARNING: Package(s) not found: vllm\n', metadata: { exit_code: 1, duration_seconds: 1.4 } }));
-    expect(parsed).toEqual({ style: 'structured', body: 'WARNING: Package(s) not found: vllm\n', exitCode: 1, wallTimeMs: 1400, timedOut: false, truncated: false, runningSession: null });
+    expect(parsed).toEqual({ style: 'structured', body: 'WARNING: Package(s) not found: vllm\n', exitCode: 1, wallTimeMs: 1400, timedOut: false, truncated: false, runningSession: null, shellCommand: null });
   });
 
   it('freeform: a timeout is exit 124 with the timeout line first in the body', () => {
@@ -24,6 +24,19 @@ describe('Codex tool output styles', () => {
     expect([exited.style, exited.exitCode, exited.wallTimeMs, exited.runningSession, exited.body]).toEqual(['unified', 0, 161900, null, 'done\n']);
     const running = parseExecOutput('Chunk ID: 28730a\nWall time: 10.0021 seconds\nProcess running with session ID 4117\nOriginal token count: 1\nOutput:\n');
     expect([running.exitCode, running.runningSession]).toEqual([null, 4117]);
+  });
+
+  it('unified exec of 0.118: a `Command:` header first (over several lines for a heredoc), the exit line optional', () => {
+    // Shapes from real 0.118 rollouts quoted in public readers' tests (e.g. a codex-trace with
+    // `Command: /run/current-system/sw/bin/zsh -lc '…'\nChunk ID: 1c5139\nWall time: 0.0002 seconds\nProcess exited with code 0`).
+    const full = parseExecOutput("Command: /bin/zsh -lc 'rg -n TODO src'\nChunk ID: 1c5139\nWall time: 0.2500 seconds\nProcess exited with code 1\nOriginal token count: 3\nOutput:\nnone\n");
+    expect([full.style, full.shellCommand, full.exitCode, full.wallTimeMs, full.body]).toEqual(['unified', "/bin/zsh -lc 'rg -n TODO src'", 1, 250, 'none\n']);
+    const bare = parseExecOutput("Command: /bin/zsh -lc 'git status --short'\nOutput:\n M README.md\n");
+    expect([bare.style, bare.exitCode, bare.body]).toEqual(['unified', null, ' M README.md\n']);
+    const heredoc = parseExecOutput("Command: /bin/bash -lc 'cat <<EOF\nhi\nEOF'\nChunk ID: a\nWall time: 1.5 seconds\nProcess exited with code 0\nOutput:\nhi\n");
+    expect([heredoc.shellCommand, heredoc.exitCode, heredoc.body]).toEqual(["/bin/bash -lc 'cat <<EOF\nhi\nEOF'", 0, 'hi\n']);
+    // A text that merely starts with the word is not a header.
+    expect(parseExecOutput('Command: ls\nthen some prose')).toMatchObject({ style: 'text', shellCommand: null });
   });
 
   it('anything else is plain text with no exit code', () => {

@@ -27,7 +27,7 @@ export function testSshSettings(hosts: TestHosts, overrides: Partial<SshSettings
     keepaliveIntervalMs: 500,
     keepaliveCountMax: 2,
     readyTimeoutMs: 10_000,
-    env: { HOME: hosts.rootDir, USER: hosts.host('head').user },
+    env: { HOME: hosts.rootDir, USER: hosts.hosts[0]?.user ?? 'root' },
     ...overrides,
   };
 }

@@ -75,6 +75,9 @@ sim_hf_download() { # tool args...
     /bin/sleep "$delay"
     sim_model_write_file "$repo" "$folder" "$name"
   done
+  # The real CLI downloads into blobs/<hash>.incomplete and renames each when whole: a finished
+  # download leaves none (an interrupted one does, and its snapshot may lack shards).
+  [[ -n "${hub_dir:-}" ]] && rm -f "$hub_dir"/blobs/*.incomplete
   sim_hf_progress_line "${#names[@]}" $(( $(date +%s) - started )) >&2
   printf '%s\n' "$folder"
 }

@@ -125,9 +125,22 @@ sim_model_config_json() { # repo
   fi
 }
 
+# The shard index as the hub serves it: every weight file of the repo is named in its weight_map.
+sim_model_index_json() { # repo
+  local shard first=1
+  printf '{\n  "metadata": {"total_size": 0},\n  "weight_map": {\n'
+  while read -r shard; do
+    (( first )) || printf ',\n'
+    first=0
+    printf '    "spark_sim.%s": "%s"' "${shard%.safetensors}" "$shard"
+  done < <(sim_model_files "$1" | grep '\.safetensors$')
+  printf '\n  }\n}\n'
+}
+
 sim_model_write_file() { # repo folder file
   case "$3" in
     config.json) sim_model_config_json "$1" >"$2/$3" ;;
+    model.safetensors.index.json) sim_model_index_json "$1" >"$2/$3" ;;
     *) printf 'spark-sim placeholder for %s of %s\n' "$3" "$1" >"$2/$3" ;;
   esac
 }

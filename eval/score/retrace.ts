@@ -1,0 +1,141 @@
+// The thin I/O edge of the scorer: runs the BUILT retrace CLI on a transcript in a temp store and
+// reads back the tree, the timings and the plan, validated with zod (they are another program's
+// output, so a changed shape fails here with a clear message instead of scoring garbage).
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+const TreeCandidate = z.looseObject({
+  name: z.string(),
+  kind: z.string().optional(),
+  verdict: z.string(),
+  reason: z.string().nullable().optional(),
+});
+
+const TreeJson = z.looseObject({
+  session: z.string(),
+  goal: z.string().nullable().optional(),
+  candidates: z.array(TreeCandidate),
+  pivots: z.array(z.looseObject({ from: z.string(), to: z.string(), message_ordinal: z.number().nullable().optional() })),
+});
+
+const TimingRowSchema = z.looseObject({
+  session: z.string().nullable().optional(),
+  kind: z.string(),
+  subject: z.string().nullable().optional(),
+  host: z.string().nullable().optional(),
+  attempt: z.number().optional(),
+  outcome: z.string(),
+});
+
+const TimingsJson = z.looseObject({ attempts: z.array(TimingRowSchema) });
+
+const PlanYaml = z.looseObject({
+  roles: z.record(z.string(), z.looseObject({
+    recorded_address: z.string().nullable().optional(),
+    recorded_hostname: z.string().nullable().optional(),
+  }).nullable()).nullable().optional(),
+  variables: z.record(z.string(), z.looseObject({ value: z.unknown().optional() }).nullable()).nullable().optional(),
+  steps: z.array(z.looseObject({
+    id: z.string().optional(),
+    command: z.string(),
+    roles: z.array(z.string()).nullable().optional(),
+  })).default([]),
+});
+
+/** A plan's commands name its variables (`{{ image }}`); their values are part of what the step does. */
+export function substituteVariables(plan: z.infer<typeof PlanYaml>): RetracePlan {
+  const values = new Map<string, string>();
+  for (const [name, variable] of Object.entries(plan.variables ?? {})) {
+    if (variable !== null && (typeof variable.value === 'string' || typeof variable.value === 'number')) values.set(name, String(variable.value));
+  }
+  const steps = plan.steps.map((step) => ({ ...step, command: step.command.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (whole, name: string) => values.get(name) ?? whole) }));
+  return { roles: plan.roles, steps };
+}
+
+const SessionsJson = z.array(z.looseObject({ id: z.string(), parent_id: z.string().nullable().optional(), agent: z.string().optional() }));
+
+export type RetraceTree = z.infer<typeof TreeJson>;
+export type TimingRow = z.infer<typeof TimingRowSchema>;
+export type RetracePlan = { roles?: Record<string, { recorded_address?: string | null; recorded_hostname?: string | null } | null> | null; steps: { command: string; roles?: string[] | null }[] };
+
+export interface RetraceRun {
+  sessions: string[];
+  trees: RetraceTree[];
+  timings: TimingRow[];
+  plans: (RetracePlan | null)[];
+  /** Problems worth showing (ingest errors, a plan that could not be made). */
+  notes: string[];
+}
+
+export class RetraceStore {
+  private readonly dir: string;
+  private readonly db: string;
+
+  constructor(private readonly cli: string) {
+    this.dir = mkdtempSync(join(tmpdir(), 'retrace-eval-'));
+    this.db = join(this.dir, 'eval.duckdb');
+  }
+
+  private run(args: string[]): { stdout: string; ok: boolean; stderr: string } {
+    try {
+      // Built-in rules only: the user's ~/.config/retrace/rules must not change the scores.
+      const env = { ...process.env, HOME: this.dir, XDG_CONFIG_HOME: join(this.dir, 'config'), RETRACE_DB: this.db, NO_COLOR: '1' };
+      const stdout = execFileSync(process.execPath, [this.cli, ...args, '--db', this.db], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+      return { stdout, ok: true, stderr: '' };
+    } catch (error) {
+      const failed = error as { stdout?: string; stderr?: string; status?: number };
+      return { stdout: failed.stdout ?? '', ok: false, stderr: `${failed.stderr ?? ''}`.trim() || `exit ${failed.status ?? '?'}` };
+    }
+  }
+
+  private json<T>(what: string, args: string[], schema: z.ZodType<T>): T {
+    const result = this.run(args);
+    if (!result.ok) throw new Error(`retrace ${what} failed: ${result.stderr.split('\n')[0]}`);
+    const parsed = schema.safeParse(JSON.parse(result.stdout));
+    if (!parsed.success) throw new Error(`retrace ${what}: unexpected JSON (${parsed.error.issues[0]?.message} at ${parsed.error.issues[0]?.path.join('.')})`);
+    return parsed.data;
+  }
+
+  /** Ingests the files (databases are copied first: opening them leaves -wal/-shm files beside them). */
+  ingest(files: string[], notes: string[]): void {
+    const paths = files.map((file, index) => {
+      if (!file.endsWith('.db')) return file;
+      const copyDir = join(this.dir, `db-${index}`);
+      mkdirSync(copyDir, { recursive: true });
+      const copy = join(copyDir, basename(file));
+      copyFileSync(file, copy);
+      return copy;
+    });
+    const report = this.json('ingest', ['ingest', ...paths, '--json'], z.looseObject({ errors: z.array(z.unknown()).default([]) }));
+    if (report.errors.length > 0) notes.push(`ingest reported ${report.errors.length} problem(s): ${JSON.stringify(report.errors[0])}`);
+  }
+
+  topSessions(): string[] {
+    return this.json('sessions', ['sessions', '--json'], SessionsJson).filter((session) => !session.parent_id).map((session) => session.id);
+  }
+
+  read(sessions: string[], notes: string[]): RetraceRun {
+    const trees = sessions.map((session) => this.json('tree', ['tree', session, '--format', 'json'], TreeJson));
+    const timings = sessions.flatMap((session) => this.json('timings', ['timings', '--kind', 'all', '--session', session, '--limit', '10000', '--json'], TimingsJson).attempts);
+    const plans = sessions.map((session) => {
+      const out = join(this.dir, `plan-${sessions.indexOf(session)}.yaml`);
+      const result = this.run(['plan', session, '-o', out]);
+      if (!result.ok) {
+        notes.push(`plan: ${result.stderr.split('\n')[0]}`);
+        return null;
+      }
+      const parsed = PlanYaml.safeParse(parseYaml(readFileSync(out, 'utf8')));
+      if (!parsed.success) throw new Error(`retrace plan: unexpected YAML (${parsed.error.issues[0]?.message})`);
+      return substituteVariables(parsed.data);
+    });
+    return { sessions, trees, timings, plans, notes };
+  }
+
+  close(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
