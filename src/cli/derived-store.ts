@@ -4,8 +4,9 @@ import type { Output } from './output.js';
 import { warnActiveRuleProblems } from './rule-problems.js';
 
 /**
- * `withDerivedStore` for a command: sessions whose trees are missing or from another rule set are
- * derived first, with a progress line on a terminal when there is more than one, and a session that
+ * `withDerivedStore` for a command: sessions whose trees are missing (an interrupted ingest stored
+ * them and was killed before deriving them) or from another rule set are derived first, said in one
+ * line on stderr, with a progress bar on a terminal when there is more than one; a session that
  * cannot be derived is named once on stderr (it is recorded, and every other session answers).
  */
 export function withDerivedSessions<T>(
@@ -19,6 +20,9 @@ export function withDerivedSessions<T>(
     return work(db);
   }, {
     onProgress: (done, total) => {
+      if (done === 0 && total > 0) {
+        output.warn(`retrace: deriving the decision trees of ${total} session${total === 1 ? '' : 's'} first (not derived yet, or by other rules)`);
+      }
       if (total > 1 && done < total) output.status(`deriving decision trees (the rules changed or are new): ${done}/${total} sessions`);
       else output.clearStatus();
     },

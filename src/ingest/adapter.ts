@@ -10,6 +10,8 @@ export interface FileHead {
   sqlite: boolean;
   /** For a SQLite file, the names of its tables (as SQLite lists them); empty otherwise. */
   sqliteTables: readonly string[];
+  /** Why the file cannot be read at all (a corrupt or oversized .zst), when it cannot. */
+  problem?: string;
 }
 
 /** One agent's knowledge of where its transcripts live and how they look; nothing of the store. */

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Adapter } from './adapter.js';
 import { readFileHead, type Decompressor } from './io/file-head.js';
@@ -44,6 +44,10 @@ export async function discoverSources(paths: readonly string[], options: Discove
       problems.push({ kind: 'problem', message: `cannot read: ${(error as Error).message}`, location: { file: path } });
       return;
     }
+    if (head.problem) {
+      problems.push({ kind: 'problem', message: head.problem, location: { file: path } });
+      return;
+    }
     // A file the user named under `--format <agent>` is read as that agent's even when its
     // content does not look like it: the user's word wins over detection.
     const forced = explicit && options.format !== 'auto' && adapters.length === 1;
@@ -64,7 +68,35 @@ export async function discoverSources(paths: readonly string[], options: Discove
     }
   };
 
+  // Symbolic links are followed (a transcript folder linked into a walked one is read like any
+  // other); a folder reached twice (a link back up the tree, two links to one place) is walked once,
+  // a file reached twice is read once, and a link to nothing is reported rather than skipped.
+  const walkedDirs = new Set<string>();
+  const seenFiles = new Set<string>();
+
+  const detectOnce = async (path: string): Promise<void> => {
+    const real = await realpath(path).catch(() => path);
+    if (seenFiles.has(real)) return;
+    seenFiles.add(real);
+    await detectFile(path, false);
+  };
+
+  const followLink = async (path: string, name: string): Promise<void> => {
+    const target = await stat(path).catch(() => null);
+    if (!target) {
+      const to = await readlink(path).catch(() => '?');
+      problems.push({ kind: 'problem', message: `symbolic link to ${to}, which does not exist: nothing read`, location: { file: path } });
+    } else if (target.isDirectory()) {
+      if (!SKIPPED_DIRS.has(name)) await walk(path);
+    } else if (target.isFile() && (CANDIDATE_FILE.test(name) || CANDIDATE_FILE.test(await realpath(path).catch(() => '')))) {
+      await detectOnce(path);
+    }
+  };
+
   const walk = async (dir: string): Promise<void> => {
+    const real = await realpath(dir).catch(() => dir);
+    if (walkedDirs.has(real)) return;
+    walkedDirs.add(real);
     for (const adapter of adapters) {
       let layout: Source[] | null | undefined;
       try {
@@ -88,8 +120,9 @@ export async function discoverSources(paths: readonly string[], options: Discove
     entries.sort((a, b) => a.name.localeCompare(b.name));
     for (const entry of entries) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) await walk(path);
-      else if (entry.isFile() && CANDIDATE_FILE.test(entry.name)) await detectFile(path, false);
+      if (entry.isSymbolicLink()) await followLink(path, entry.name);
+      else if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) await walk(path);
+      else if (entry.isFile() && CANDIDATE_FILE.test(entry.name)) await detectOnce(path);
     }
   };
 
@@ -98,7 +131,10 @@ export async function discoverSources(paths: readonly string[], options: Discove
     const info = await stat(path).catch(() => null);
     if (!info) problems.push({ kind: 'problem', message: 'no such file or folder', location: { file: path } });
     else if (info.isDirectory()) await walk(path);
-    else await detectFile(path, true);
+    else {
+      seenFiles.add(await realpath(path).catch(() => path));
+      await detectFile(path, true);
+    }
   }
   const warnings = dropCompressedTwins(found, versions);
   return { sources: [...found.values()], problems, warnings };

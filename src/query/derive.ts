@@ -1,5 +1,6 @@
 import { BULK_WRITE_MEMORY_LIMIT, Database } from '../store/database.js';
 import { recordDeriveFailure, replaceDerivedRows, staleDerivedSessions } from '../store/derived-writer.js';
+import { retryWithMoreMemory } from '../store/memory-limit.js';
 import type { Row } from '../store/values.js';
 import { SessionClassifier, type ActionRecord, type CallRecord, type CommandRecord } from './classify/index.js';
 import { buildTree } from './tree/build.js';
@@ -137,7 +138,8 @@ export async function deriveSessions(db: Database, sessionIds: readonly string[]
   for (const [index, sessionId] of sessionIds.entries()) {
     options.onProgress?.(index, sessionIds.length);
     try {
-      const derived = await (options.derive ?? deriveStored)(db, sessionId);
+      // A session of many megabyte outputs needs more than the bulk-write cache to be read back.
+      const derived = await retryWithMoreMemory(db, () => (options.derive ?? deriveStored)(db, sessionId));
       await replaceDerivedRows(db, sessionId, derivedRows(derived.commands, derived.actions, derived.tree, derived.candidateOf, fingerprint, Date.now()));
     } catch (error) {
       const cause = error instanceof Error ? error.message : String(error);

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { describeOpenFailure, StoreError } from './errors.js';
-import { migrate } from './migrations.js';
+import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { describeOpenFailure, QueryError, StoreError } from './errors.js';
+import { LATEST_SCHEMA_VERSION, migrate } from './migrations.js';
 import { toRow, type Row } from './values.js';
 
 export interface OpenOptions {
@@ -10,6 +10,25 @@ export interface OpenOptions {
   readOnly?: boolean;
   /** DuckDB memory limit, e.g. '512MB'. */
   memoryLimit?: string;
+  /**
+   * For queries a user types (`retrace sql`): no extension is installed or loaded, the
+   * configuration is locked so no statement can undo this, and no file but the store is read
+   * unless `allowFiles`. DuckDB's own settings, checked against 1.5: `enable_external_access`,
+   * `autoload_known_extensions`, `autoinstall_known_extensions`, `lock_configuration`.
+   */
+  lockedDown?: { allowFiles: boolean };
+}
+
+export interface QueryResult {
+  columns: string[];
+  rows: Row[];
+}
+
+export interface SingleStatementOptions {
+  /** Says why a statement of this type may not run, or null when it may. */
+  refuse: (type: StatementType) => string | null;
+  /** Interrupts the statement after this long. */
+  timeoutMs?: number;
 }
 
 /**
@@ -20,6 +39,8 @@ export interface OpenOptions {
 export const BULK_WRITE_MEMORY_LIMIT = '128MB';
 
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
+
+type SchemaState = 'current' | 'outdated' | 'empty';
 
 /**
  * One retrace store: a DuckDB file with retrace's schema. One instance and one connection per
@@ -40,10 +61,21 @@ export class Database {
     if (readOnly && path !== ':memory:' && !existsSync(path)) {
       throw new StoreError(`no store at ${path}: run \`retrace ingest\` first (or pass --db FILE)`);
     }
+    if (path !== ':memory:' && interruptedCreation(path)) {
+      if (readOnly) return Database.reopenUpgraded(path, options);
+      unlinkSync(path);
+    }
     if (!readOnly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const settings: Record<string, string> = {};
     if (readOnly) settings['access_mode'] = 'READ_ONLY';
     if (options.memoryLimit) settings['memory_limit'] = options.memoryLimit;
+    if (options.lockedDown) {
+      settings['enable_external_access'] = String(options.lockedDown.allowFiles);
+      settings['autoload_known_extensions'] = 'false';
+      settings['autoinstall_known_extensions'] = 'false';
+      settings['allow_community_extensions'] = 'false';
+      settings['lock_configuration'] = 'true';
+    }
     let instance: DuckDBInstance;
     try {
       instance = await DuckDBInstance.create(path, settings);
@@ -52,14 +84,26 @@ export class Database {
     }
     const connection = await instance.connect();
     const database = new Database(path, instance, connection, readOnly);
+    let schema: SchemaState;
     try {
       if (!readOnly) await migrate(database);
-      else await database.assertSchema();
+      schema = readOnly ? await database.schemaState() : 'current';
     } catch (error) {
       database.close();
       throw error;
     }
-    return database;
+    if (schema === 'current') return database;
+    database.close();
+    return Database.reopenUpgraded(path, options);
+  }
+
+  /**
+   * A store with no schema yet (its creation was interrupted) or an older one: a reader cannot
+   * migrate, so it is brought up to date through a short read-write open first.
+   */
+  private static async reopenUpgraded(path: string, options: OpenOptions): Promise<Database> {
+    (await Database.open(path, { memoryLimit: options.memoryLimit })).close();
+    return Database.open(path, options);
   }
 
   /** Runs statements one after another on the single connection. */
@@ -83,11 +127,48 @@ export class Database {
     });
   }
 
-  /** Column names and JSON rows of an arbitrary query (for `retrace sql`). */
-  async query(sql: string): Promise<{ columns: string[]; rows: Row[] }> {
+  /**
+   * Runs `sql` only if DuckDB's own parser finds exactly one statement in it and `refuse` accepts
+   * its type: the statement is prepared (parsed and bound) first, so what is judged is what runs.
+   */
+  async querySingleStatement(sql: string, options: SingleStatementOptions): Promise<QueryResult> {
     return this.serial(async () => {
-      const reader = await this.connection.runAndReadAll(sql);
-      return { columns: reader.columnNames(), rows: reader.getRowObjectsJS().map(toRow) };
+      if (sql.trim() === '') throw new QueryError('refused', 'no statement to run');
+      let extracted;
+      try {
+        extracted = await this.connection.extractStatements(sql);
+      } catch (error) {
+        throw new QueryError('invalid', messageOf(error), { cause: error });
+      }
+      if (extracted.count !== 1) {
+        throw new QueryError('refused', extracted.count === 0 ? 'no statement to run' : `one statement at a time (found ${extracted.count})`);
+      }
+      let prepared;
+      try {
+        prepared = await extracted.prepare(0);
+      } catch (error) {
+        throw new QueryError(/^Permission Error/.test(messageOf(error)) ? 'refused' : 'invalid', messageOf(error), { cause: error });
+      }
+      try {
+        const refusal = options.refuse(prepared.statementType);
+        if (refusal) throw new QueryError('refused', refusal);
+        let timedOut = false;
+        const timer = options.timeoutMs === undefined ? null : setTimeout(() => {
+          timedOut = true;
+          this.connection.interrupt();
+        }, options.timeoutMs);
+        try {
+          const reader = await prepared.runAndReadAll();
+          return { columns: reader.columnNames(), rows: reader.getRowObjectsJS().map(toRow) };
+        } catch (error) {
+          if (timedOut) throw new QueryError('timeout', `stopped after ${Math.round((options.timeoutMs ?? 0) / 1000)} s`, { cause: error });
+          throw new QueryError('failed', messageOf(error), { cause: error });
+        } finally {
+          if (timer) clearTimeout(timer);
+        }
+      } finally {
+        prepared.destroySync();
+      }
     });
   }
 
@@ -105,9 +186,12 @@ export class Database {
     return Number(value ?? 0);
   }
 
-  private async assertSchema(): Promise<void> {
-    const tables = await this.all(`SELECT table_name FROM information_schema.tables WHERE table_name = 'retrace_meta'`);
-    if (tables.length === 0) throw new StoreError(`${this.path} is a DuckDB file but not a retrace store (no retrace_meta table)`);
+  /** Whether a store opened read-only can be read as it is; throws for a DuckDB file that is not a store. */
+  private async schemaState(): Promise<SchemaState> {
+    const tables = (await this.all(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'`)).map((row) => String(row['table_name']));
+    if (tables.length === 0) return 'empty';
+    if (!tables.includes('retrace_meta')) throw new StoreError(`${this.path} is a DuckDB file but not a retrace store (no retrace_meta table)`);
+    return (await this.schemaVersion()) < LATEST_SCHEMA_VERSION ? 'outdated' : 'current';
   }
 
   close(): void {
@@ -118,6 +202,23 @@ export class Database {
     }
   }
 }
+
+/** An empty file with no WAL: DuckDB was killed between creating the file and writing its header. */
+function interruptedCreation(path: string): boolean {
+  const info = statSync(path, { throwIfNoEntry: false });
+  return info !== undefined && info.isFile() && info.size === 0 && !existsSync(`${path}.wal`);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The name DuckDB gives a statement type (`COPY`, `PRAGMA`…), for messages. */
+export function statementTypeName(type: StatementType): string {
+  return StatementType[type] ?? `statement type ${type}`;
+}
+
+export { StatementType };
 
 /** Opens, runs `work`, and always closes. */
 export async function withDatabase<T>(path: string, options: OpenOptions, work: (db: Database) => Promise<T>): Promise<T> {

@@ -148,6 +148,20 @@ export async function staleDerivedSessions(db: Database, fingerprint: string, se
   return rows.map((row) => String(row['id']));
 }
 
+/**
+ * Sessions never derived by any rule set, nor failed: stored by an ingest that was killed (or
+ * failed) before it derived them. Sessions derived by other rules are not among them.
+ */
+export async function underivedSessions(db: Database): Promise<string[]> {
+  const rows = await db.all(
+    `SELECT s.id FROM sessions s
+     WHERE NOT EXISTS (SELECT 1 FROM trees t WHERE t.session_id = s.id)
+       AND NOT EXISTS (SELECT 1 FROM derive_failures f WHERE f.session_id = s.id)
+     ORDER BY s.id`,
+  );
+  return rows.map((row) => String(row['id']));
+}
+
 export interface DeriveFailure {
   session_id: string;
   cause: string;

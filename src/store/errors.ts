@@ -6,6 +6,22 @@ export class StoreError extends Error {
   }
 }
 
+/**
+ * A user's query that did not run to the end: `refused` (not a read-only statement, or a file it
+ * may not read), `invalid` (DuckDB could not parse or bind it), `failed` (it ran and failed),
+ * `timeout` (interrupted after its time).
+ */
+export class QueryError extends Error {
+  constructor(
+    readonly reason: 'refused' | 'invalid' | 'failed' | 'timeout',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'QueryError';
+  }
+}
+
 const LOCK_HOLDER = /Conflicting lock is held in (.+?) \(PID (\d+)\)/;
 
 /** Turns DuckDB's open failures into messages that say what to do. */

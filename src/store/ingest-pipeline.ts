@@ -1,7 +1,9 @@
 import { StoreError } from './errors.js';
 import { readSourceState } from './sources.js';
+import { SessionIdentity, type RenamedSession } from './session-identity.js';
 import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode } from './source-writer.js';
 import type { Database } from './database.js';
+import { boundMessageItem, boundUnknownItem } from '../core/bounded-text.js';
 import { hashFile } from '../core/io/hash.js';
 import type { IngestItem, Location, ProblemItem } from '../core/model.js';
 import {
@@ -13,7 +15,7 @@ import {
 import { totalRedactions, type RedactionCounts } from '../core/redact/redact.js';
 import { redactRunItem } from '../core/redact/redact-run.js';
 import type { ResumePoint, Source } from '../core/source.js';
-import { emptySourceReport, warningsFor, type IngestWarning, type SourceReport } from '../core/warnings.js';
+import { agentOfFormat, emptySourceReport, warningsFor, type IngestWarning, type SourceReport } from '../core/warnings.js';
 import { storedLocation, storedName, type StoredName } from './stored-name.js';
 
 export interface IngestProgress {
@@ -30,6 +32,8 @@ export interface IngestOptions {
   onProgress?: (progress: IngestProgress) => void;
   /** Bytes of an appendable transcript per transaction (default 64 MB). */
   batchBytes?: number;
+  /** Called as each source is committed, before its sessions are derived. */
+  onSourceStored?: (source: Source, index: number, count: number) => void;
   /** Called after each committed source with the sessions it touched (derived tables hook here). */
   onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<readonly SessionFailure[] | void>;
 }
@@ -66,8 +70,14 @@ export interface IngestSummary {
   store_failures: number;
   unknown_records: number;
   unknown_fields: Record<string, number>;
+  /** Texts over 16 MiB kept as their head and tail (their records say so in `extra.retrace_cut`). */
+  texts_cut: number;
   errors: IngestError[];
   derive_failures: SessionFailure[];
+  /** Sessions an earlier, interrupted ingest stored but never derived: derived by this one. */
+  derived_left_over: number;
+  /** Sessions whose id another agent's session held already: stored as `<agent>:<id>`. */
+  renamed_sessions: RenamedSession[];
   /** Sources that read without error but look like format drift (src/core/warnings.ts), and twins read once. */
   warnings: IngestWarning[];
 }
@@ -90,8 +100,11 @@ export function emptySummary(): IngestSummary {
     store_failures: 0,
     unknown_records: 0,
     unknown_fields: {},
+    texts_cut: 0,
     errors: [],
     derive_failures: [],
+    derived_left_over: 0,
+    renamed_sessions: [],
     warnings: [],
   };
 }
@@ -191,6 +204,7 @@ export async function ingestSources(
   summary: IngestSummary = emptySummary(),
 ): Promise<IngestSummary> {
   const bytesTotal = sources.reduce((sum, source) => sum + source.size, 0);
+  const identity = new SessionIdentity(db);
   let bytesDone = 0;
   let messagesSeen = 0;
   for (const [index, source] of sources.entries()) {
@@ -219,8 +233,9 @@ export async function ingestSources(
       const drift: SourceReport = emptySourceReport(source.path, source.format, plan.mode === 'replace', source.sessionId ?? null);
       const mode: WriteMode = plan.mode === 'append' && plan.resume ? { append: { fromLine: plan.resume.line } } : 'replace';
       writer = await SourceWriter.begin(db, name.key, mode);
+      const agent = agentOfFormat(source.format);
       // One session of a database, read whole: what it no longer holds leaves the store too.
-      if (mode === 'replace' && source.sessionId) writer.ownsWholeSession(source.sessionId);
+      if (mode === 'replace' && source.sessionId) writer.ownsWholeSession(await identity.storedId(source.sessionId, agent, name.path));
       let checkpoint: ResumePoint | null = plan.resume ?? null;
       let committedAt = plan.resume?.offset ?? 0;
       let lastReport = Date.now();
@@ -231,7 +246,7 @@ export async function ingestSources(
         for (const kind of Object.keys(counts)) delete counts[kind];
       };
       for await (const raw of source.read(plan.resume)) {
-        const item: IngestItem = raw;
+        const item: IngestItem = await identity.apply(raw, agent, name.path);
         noteForReport(drift, item);
         switch (item.kind) {
           case 'session': {
@@ -244,16 +259,22 @@ export async function ingestSources(
             break;
           }
           case 'message': {
-            const message = options.redact ? redactMessageItem(item, counts) : item;
+            const bounded = boundMessageItem(options.redact ? redactMessageItem(item, counts) : item);
+            summary.texts_cut += bounded.cut;
+            const message = bounded.item;
             await writer.addMessage(message.message, message.toolCalls);
             sessionIds.add(message.message.sessionId);
             messagesSeen += 1;
             break;
           }
-          case 'unknown':
-            writer.addUnknown(options.redact ? { ...redactUnknownItem(item, counts), location: storedLocation(item.location, true, counts) } : item);
+          case 'unknown': {
+            const redacted = options.redact ? { ...redactUnknownItem(item, counts), location: storedLocation(item.location, true, counts) } : item;
+            const bounded = boundUnknownItem(redacted);
+            summary.texts_cut += bounded.cut;
+            writer.addUnknown(bounded.item);
             summary.unknown_records += 1;
             break;
+          }
           case 'problem': {
             const problem: ProblemItem = options.redact
               ? { ...item, message: redactProblemMessage(item.message, counts), location: storedLocation(item.location, true, counts) }
@@ -283,6 +304,7 @@ export async function ingestSources(
       }
       await commit(true);
       writer = null;
+      options.onSourceStored?.(source, index, sources.length);
       summary.sources += 1;
       summary.warnings.push(...warningsFor(drift));
       if (plan.mode === 'append') summary.resumed += 1;
@@ -296,6 +318,7 @@ export async function ingestSources(
     }
     bytesDone += source.size;
   }
+  summary.renamed_sessions.push(...identity.renamed);
   options.onProgress?.({
     sourceIndex: sources.length,
     sourceCount: sources.length,

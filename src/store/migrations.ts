@@ -18,27 +18,35 @@ export const MIGRATIONS: readonly Migration[] = [CORE_SCHEMA, DERIVED_SCHEMA, RU
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
 
+/**
+ * Brings the store to the latest schema in one transaction, the `retrace_meta` table included: a
+ * process killed at any point leaves either no schema at all or the whole of it, never a store
+ * that has `retrace_meta` but no `tool_calls` (which read as a store and then failed every query).
+ */
 export async function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<number> {
-  await db.run(`CREATE TABLE IF NOT EXISTS retrace_meta (key VARCHAR PRIMARY KEY, value VARCHAR)`);
-  const current = await db.schemaVersion();
   const latest = migrations.reduce((max, m) => Math.max(max, m.version), 0);
-  if (current > latest) {
-    throw new StoreError(
-      `${db.path} has schema version ${current}, newer than this retrace understands (${latest}); upgrade retrace`,
-    );
-  }
-  for (const migration of migrations.filter((m) => m.version > current).sort((a, b) => a.version - b.version)) {
-    await db.run('BEGIN TRANSACTION');
-    try {
+  await db.run('BEGIN TRANSACTION');
+  let applying: Migration | null = null;
+  try {
+    await db.run(`CREATE TABLE IF NOT EXISTS retrace_meta (key VARCHAR PRIMARY KEY, value VARCHAR)`);
+    const current = await db.schemaVersion();
+    if (current > latest) {
+      throw new StoreError(
+        `${db.path} has schema version ${current}, newer than this retrace understands (${latest}); upgrade retrace`,
+      );
+    }
+    for (const migration of migrations.filter((m) => m.version > current).sort((a, b) => a.version - b.version)) {
+      applying = migration;
       for (const statement of migration.statements) await db.run(statement);
       await db.run(`INSERT OR REPLACE INTO retrace_meta VALUES ('schema_version', ?)`, [String(migration.version)]);
-      await db.run('COMMIT');
-    } catch (error) {
-      await db.run('ROLLBACK');
-      throw new StoreError(`migrating ${db.path} to schema ${migration.version} (${migration.description}) failed: ${String(error)}`, {
-        cause: error,
-      });
     }
+    await db.run('COMMIT');
+  } catch (error) {
+    await db.run('ROLLBACK').catch(() => undefined);
+    if (error instanceof StoreError || !applying) throw error;
+    throw new StoreError(`migrating ${db.path} to schema ${applying.version} (${applying.description}) failed: ${String(error)}`, {
+      cause: error,
+    });
   }
   return latest;
 }

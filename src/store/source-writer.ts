@@ -2,6 +2,7 @@ import type { DuckDBAppender } from '@duckdb/node-api';
 import type { MessageRecord, ProblemItem, RunItem, SessionRecord, ToolCallRecord, UnknownItem } from '../core/model.js';
 import { appendText } from './appender-values.js';
 import type { Database } from './database.js';
+import { withCommitMemory } from './memory-limit.js';
 import { describeWriteFailure } from './errors.js';
 import { writeImportedRun } from './runs.js';
 import { appendMessageRow, appendProblemRow, appendSessionRow, appendToolCallRow, appendUnknownRow } from './rows.js';
@@ -65,6 +66,8 @@ export class SourceWriter {
   private directCalls = 0;
   private unknownCount = 0;
   private problemCount = 0;
+  /** Characters of text appended in this transaction (what its commit must hold in memory). */
+  private textLength = 0;
   private finished = false;
 
   private constructor(
@@ -111,6 +114,8 @@ export class SourceWriter {
     const target = this.targets.get(message.sessionId);
     if (!target) return this.resolveTarget(message.sessionId).then(() => this.addMessage(message, toolCalls));
     this.messagesRead += 1;
+    this.textLength += message.text.length + message.reasoning.length + (message.extra?.length ?? 0);
+    for (const call of toolCalls) this.textLength += call.input.length + (call.command?.length ?? 0) + (call.output?.length ?? 0) + (call.extra?.length ?? 0);
     if (target.direct && !target.messageIds.has(message.id)) {
       target.messageIds.add(message.id);
       appendMessageRow(this.direct.messages, message, target.nextMessageOrdinal++);
@@ -183,6 +188,7 @@ export class SourceWriter {
   addUnknown(item: UnknownItem): void {
     appendUnknownRow(this.staging.stg_unknown, item);
     this.unknownCount += 1;
+    this.textLength += item.raw.length;
   }
 
   /** Replay runs (from a run log) go in with the source's transaction, after its session rows. */
@@ -244,7 +250,7 @@ export class SourceWriter {
         ],
       );
       for (const run of this.runs) await writeImportedRun(db, run);
-      await db.run('COMMIT');
+      await withCommitMemory(db, this.textLength, () => db.run('COMMIT'));
       this.finished = true;
       return {
         sessionsAdded,

@@ -1,26 +1,8 @@
-/** Pure text helpers for drawing rows: every transcript string passes through `cleanText` first. */
+/** Pure text helpers for drawing rows: every transcript string passes through `cleanLine` first. */
 
-// CSI … final byte, OSC … BEL/ST, and two-byte escapes: a recorded `ls --color` must not repaint our screen.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
+import { cleanLine, oneLine } from '../core/terminal-text.js';
 
-/** One line as a terminal would show it: escapes dropped, `\r` overwrites, tabs expanded. */
-export function cleanLine(line: string): string {
-  const withoutEscapes = line.replace(ANSI, '');
-  const afterReturn = withoutEscapes.slice(withoutEscapes.lastIndexOf('\r') + 1);
-  let out = '';
-  for (const char of afterReturn.replace(CONTROL, '')) {
-    out += char === '\t' ? ' '.repeat(8 - (out.length % 8)) : char;
-  }
-  return out;
-}
-
-/** A text on one line (previews): escapes dropped, every run of white space one space. */
-export function oneLine(text: string): string {
-  return text.replace(ANSI, '').replace(/\s+/g, ' ').replace(CONTROL, '').trim();
-}
+export { cleanLine, oneLine };
 
 /** Cut to `width` characters (with …) and pad to exactly `width`. */
 export function fit(text: string, width: number): string {

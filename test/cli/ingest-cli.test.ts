@@ -138,7 +138,7 @@ describe('retrace CLI contract', () => {
 
   it('cannot change the store through sql', async () => {
     const run = await runRetrace(['sql', '--db', db, 'DELETE FROM messages']);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/read-only/i);
   });
 

@@ -9,7 +9,7 @@ import { tempDbPath, tempDir } from '../helpers/temp.js';
 
 const dir = tempDir('retrace-dry-');
 const dbPath = tempDbPath(dir);
-const silent: Output = { line: () => undefined, json: () => undefined, warn: () => undefined, status: () => undefined, clearStatus: () => undefined, interactive: false, columns: 100 };
+const silent: Output = { line: () => undefined, data: () => undefined, json: () => undefined, warn: () => undefined, status: () => undefined, clearStatus: () => undefined, interactive: false, columns: 100 };
 
 async function views(): Promise<string[]> {
   const outputs: string[] = [];

@@ -18,7 +18,7 @@ const dbPath = tempDbPath(dir);
 const WRITERS = [...EXPORT_WRITERS, ...REPLAY_EXPORT_WRITERS];
 let hosts: TestHosts;
 
-const quiet: Output = { line: () => undefined, json: () => undefined, warn: () => undefined, status: () => undefined, clearStatus: () => undefined, interactive: false, columns: 100 };
+const quiet: Output = { line: () => undefined, data: () => undefined, json: () => undefined, warn: () => undefined, status: () => undefined, clearStatus: () => undefined, interactive: false, columns: 100 };
 
 /** Runs a command on a test host with the system's own ssh client, through the harness's ssh_config. */
 function onHost(alias: string, command: string): { code: number | null; stdout: string; stderr: string } {

@@ -17,7 +17,7 @@ const planPath = join(dir, 'qwen.yaml');
 /** Test values for the plan's secrets: they must reach the hosts and never the store. */
 const SECRETS = { HF_TOKEN: 'hf_liveTESTtokenNeverStored0000000001', PYPI_PASSWORD: 'pw-live-NEVER-stored-77', API_KEY: 'sk-live-test-NEVER-stored-0000000000' };
 let hosts: TestHosts;
-const silent: Output = { line: () => undefined, json: () => undefined, warn: () => undefined, status: () => undefined, clearStatus: () => undefined, interactive: false, columns: 100 };
+const silent: Output = { line: () => undefined, data: () => undefined, json: () => undefined, warn: () => undefined, status: () => undefined, clearStatus: () => undefined, interactive: false, columns: 100 };
 
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { HOME: dir, SSH_AUTH_SOCK: '', ...extra };

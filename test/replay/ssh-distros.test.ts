@@ -17,7 +17,7 @@ import { hostSpec, testSshSettings, useTestHosts } from './helpers/hosts.js';
 
 let hosts: TestHosts;
 const dir = tempDir('retrace-distros-');
-const silent: Output = { line: () => undefined, json: () => undefined, warn: () => undefined, status: () => undefined, clearStatus: () => undefined, interactive: false, columns: 100 };
+const silent: Output = { line: () => undefined, data: () => undefined, json: () => undefined, warn: () => undefined, status: () => undefined, clearStatus: () => undefined, interactive: false, columns: 100 };
 
 beforeAll(async () => {
   // The dash host also has no docker: the sample's `docker pull … | tail -3` meets a missing program.

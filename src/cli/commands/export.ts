@@ -94,7 +94,7 @@ export async function exportCommand(reference: string, options: { db: string; to
         if (path) writeFileSync(path, result.text.endsWith('\n') ? result.text : `${result.text}\n`);
         if (options.json) output.json({ session: found.id, format: writer.format, files: path ? [path] : [], ...(path ? {} : { content: result.text }) });
         else if (path) output.line(`wrote ${path}`);
-        else output.line(result.text);
+        else output.data(result.text);
         return 0;
       }
       if (options.json) output.json({ session: found.id, format: writer.format, files: result.files });

@@ -7,19 +7,21 @@ import { defaultPaths, discoverSources, type FormatChoice } from '../../ingest/d
 import { emptySummary, ingestSources, type IngestSummary } from '../../store/ingest-pipeline.js';
 import { BULK_WRITE_MEMORY_LIMIT, Database } from '../../store/database.js';
 import { EXIT, UsageError } from '../errors.js';
-import { renderProgress } from '../format/progress.js';
 import { renderTable } from '../format/table.js';
 import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
 import { warnActiveRuleProblems } from '../rule-problems.js';
 import { decompressZstdHead } from '../../ingest/io/zstd.js';
-import { deriveSessions } from '../../query/derive.js';
+import { underivedSessions } from '../../store/derived-writer.js';
+import { ingestProgress } from '../ingest-progress.js';
 
 export interface IngestCommandOptions {
   db: string;
   format: FormatChoice;
   redact: boolean;
   json: boolean;
+  /** A line on stderr per source read, stored and derived (for logs; a terminal gets a bar anyway). */
+  progress: boolean;
 }
 
 export const FORMAT_CHOICES: readonly FormatChoice[] = ['auto', 'opencode', 'claude', 'codex'];
@@ -52,20 +54,15 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
   }
   summary.warnings.push(...discovery.warnings);
   const db = await Database.open(options.db, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
+  const progress = ingestProgress(output, { json: options.json, lines: options.progress }, started);
   try {
-    await ingestSources(db, discovery.sources, {
-      redact: options.redact,
-      onSessionsWritten: deriveSessions,
-      onProgress: options.json
-        ? undefined
-        : (p) =>
-            output.status(
-              renderProgress(
-                { filesDone: p.sourceIndex, filesTotal: p.sourceCount, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal, messages: p.messages, elapsedMs: Date.now() - started },
-                output.columns,
-              ),
-            ),
-    }, summary);
+    await ingestSources(db, discovery.sources, { redact: options.redact, ...progress }, summary);
+    // A killed ingest may have stored sessions it never derived: this one derives them.
+    const leftOver = await underivedSessions(db);
+    if (leftOver.length > 0) {
+      summary.derive_failures.push(...(await progress.deriveLeftOver(db, leftOver)));
+      summary.derived_left_over = leftOver.length;
+    }
   } finally {
     output.clearStatus();
     db.close();
@@ -99,6 +96,12 @@ function printSummary(summary: IngestSummary, found: number, dbPath: string, ela
   if (summary.messages_updated + summary.tool_calls_updated > 0) {
     output.line(`Updated in place: ${summary.messages_updated} messages, ${summary.tool_calls_updated} tool calls (sessions that grew).`);
   }
+  if (summary.texts_cut > 0) {
+    output.line(
+      `Kept the first and last 4 Mi characters of ${summary.texts_cut} text${summary.texts_cut === 1 ? '' : 's'} over 16 MiB ` +
+        '(full size and SHA-256 in the text and in extra.retrace_cut; truncated is set on such tool calls).',
+    );
+  }
   if (summary.messages_removed + summary.tool_calls_removed > 0) {
     output.line(`Removed: ${summary.messages_removed} messages, ${summary.tool_calls_removed} tool calls the agent no longer holds.`);
   }
@@ -119,6 +122,14 @@ function printSummary(summary: IngestSummary, found: number, dbPath: string, ela
       output.line(`  ${where}${error.path ? ` ${error.path}` : ''}: ${error.message}`);
     }
     if (summary.errors.length > 20) output.line(`  … and ${summary.errors.length - 20} more (use --json for all)`);
+  }
+  if (summary.renamed_sessions.length > 0) {
+    output.line();
+    output.line(`Stored under an agent-qualified id, because another agent's session already had the id (${summary.renamed_sessions.length}):`);
+    for (const renamed of summary.renamed_sessions.slice(0, 20)) output.line(`  ${renamed.id} (${renamed.agent}, ${renamed.file}) → ${renamed.stored_as}`);
+  }
+  if (summary.derived_left_over > 0) {
+    output.line(`Derived the decision trees of ${summary.derived_left_over} sessions an interrupted ingest had stored without them.`);
   }
   if (summary.derive_failures.length > 0) {
     output.line();
@@ -142,12 +153,15 @@ export function registerIngestCommand(program: Command, ctx: CliContext): void {
     .addOption(new Option('--format <format>', 'which agent wrote them').choices(FORMAT_CHOICES as string[]).default('auto'))
     .option('--no-redact', 'keep secrets (tokens, keys, passwords) instead of replacing them with [REDACTED:kind]')
     .option('--json', 'print {sources, sessions, messages, tool_calls, redactions, skipped_unchanged, errors, warnings} only')
+    .option('--progress', 'print a line on stderr as each source is read, stored and derived (for logs and pipes)')
     .addHelpText('after', examples([
       'retrace ingest sessions/',
       'retrace ingest ~/.local/share/opencode --db deploys.duckdb',
       'retrace ingest export.json --json | jq .errors',
     ]))
-    .action(async (paths: string[], opts: { db?: string; format: FormatChoice; redact: boolean; json?: boolean }) => {
-      ctx.setExitCode(await ingestCommand(paths, { db: resolveDbPath(opts.db), format: opts.format, redact: opts.redact, json: Boolean(opts.json) }, ctx.output));
+    .action(async (paths: string[], opts: { db?: string; format: FormatChoice; redact: boolean; json?: boolean; progress?: boolean }) => {
+      ctx.setExitCode(await ingestCommand(paths, {
+        db: resolveDbPath(opts.db), format: opts.format, redact: opts.redact, json: Boolean(opts.json), progress: Boolean(opts.progress),
+      }, ctx.output));
     });
 }

@@ -47,7 +47,7 @@ export async function planCommand(reference: string, options: PlanOptions, outpu
       output.line(`wrote ${options.out}: ${plan.steps.length} steps on ${Object.keys(plan.roles).join(', ')} (candidate ${plan.candidate ?? 'unknown'})`);
       output.line(`next: retrace replay ${options.out}   (a dry run; add --live and --host ROLE=… to execute)`);
     } else if (!options.explain) {
-      output.line(yaml.trimEnd());
+      output.data(yaml.trimEnd());
     }
     return 0;
   });

@@ -3,6 +3,7 @@ import { DB_OPTION_HELP, examples, positiveInteger, type CliContext } from '../c
 import { resolveDbPath } from '../db-path.js';
 import { resolveSession, sessionMessages, type MessageView, type ToolCallView } from '../../query/session-queries.js';
 import { withDatabase } from '../../store/database.js';
+import { cleanText, oneLine } from '../../core/terminal-text.js';
 import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
 
@@ -14,7 +15,7 @@ export interface ShowOptions {
 }
 
 function clip(text: string, lines: number, width: number): string[] {
-  const all = text.split('\n');
+  const all = cleanText(text).split('\n');
   const shown = all.slice(0, lines).map((line) => (line.length > width ? `${line.slice(0, width - 1)}…` : line));
   if (all.length > lines) shown.push(`… (${all.length - lines} more lines)`);
   return shown;
@@ -29,7 +30,7 @@ function callLine(call: ToolCallView): string {
     call.parallel_group ? `parallel:${call.parallel_group.slice(-6)}` : null,
   ].filter(Boolean);
   const what = call.command ?? call.title ?? call.input;
-  return `    ⚙ ${call.tool} (${formatDuration(call.duration_ms)})${flags.length ? ` [${flags.join(', ')}]` : ''}: ${what.replace(/\s+/g, ' ').slice(0, 160)}`;
+  return `    ⚙ ${oneLine(call.tool)} (${formatDuration(call.duration_ms)})${flags.length ? ` [${flags.join(', ')}]` : ''}: ${oneLine(what).slice(0, 160)}`;
 }
 
 /**

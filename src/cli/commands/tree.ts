@@ -33,7 +33,7 @@ export async function treeCommand(reference: string, options: { db: string; form
           : `no decision tree for ${sessionId}: deriving it did not store one`);
       }
       if (options.format === 'json') output.json(treeJson(tree));
-      else if (options.format === 'mermaid') output.line(renderTreeMermaid(tree));
+      else if (options.format === 'mermaid') output.data(renderTreeMermaid(tree));
       else output.line(renderTreeText(tree, { title, width: Math.max(60, output.columns) }));
       return 0;
     },

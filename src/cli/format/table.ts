@@ -1,3 +1,5 @@
+import { withoutTerminalControls } from '../../core/terminal-text.js';
+
 /** Plain-text tables for terminals: pure, width-aware, no colour. */
 export interface TableOptions {
   /** Longest a cell may be before it is cut with an ellipsis. */
@@ -9,7 +11,8 @@ export interface TableOptions {
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value).replace(/\s*\n\s*/g, ' ⏎ ');
+  // Escapes dropped before widths are measured; a cell is one line.
+  return withoutTerminalControls(String(value)).replace(/\s*\n\s*/g, ' ⏎ ').replace(/[\r\t]/g, ' ');
 }
 
 function cut(text: string, width: number): string {

@@ -1,4 +1,5 @@
 import { isJsonObject } from '../jsonl/parse-line.js';
+import { parseJson } from '../../core/json-depth.js';
 
 /**
  * The output of a Codex tool call in every style seen in the wild (docs/formats/codex.md):
@@ -44,7 +45,7 @@ function structured(text: string): ExecOutput | null {
   if (!text.trimStart().startsWith('{')) return null;
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch {
     return null;
   }

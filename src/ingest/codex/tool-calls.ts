@@ -5,6 +5,7 @@ import { extraJson, extraOf, issuedCall } from '../jsonl/values.js';
 import type { ToolCallRecord } from '../../core/model.js';
 import { isTimeoutBody, outputText, parseExecOutput } from './exec-output.js';
 import { impliedProcessStart, processRunTime, runTime, type ExecEndFacts } from './run-time.js';
+import { parseJson } from '../../core/json-depth.js';
 
 const SHELL_PROGRAMS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
 /** Outputs Codex writes when the call itself failed rather than the command. */
@@ -36,7 +37,7 @@ export function commandOf(tool: string, args: unknown): string | null {
 export function parseArguments(text: string | undefined): unknown {
   if (text === undefined) return {};
   try {
-    return JSON.parse(text) as unknown;
+    return parseJson(text);
   } catch {
     return text;
   }
@@ -67,7 +68,7 @@ function resultFacts(tool: string, text: string): { childSessionId?: string; tim
   const plainId = /^agent_id: (\S+)/.exec(text);
   if (plainId) return { childSessionId: plainId[1] as string };
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = parseJson(text);
     if (!isJsonObject(value)) return {};
     const { agent_id: agentId, timed_out: timedOut } = value;
     return {

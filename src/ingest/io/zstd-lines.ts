@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Decompress } from 'fzstd';
 import { splitLines, type Line, type LineReaderOptions } from './line-reader.js';
+import { ZstdFormatError, ZstdFrameGuard } from './zstd-frames.js';
 
 const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
 
@@ -18,8 +19,10 @@ export async function isZstdFile(path: string): Promise<boolean> {
 }
 
 /**
- * The decompressed bytes of a .zst file, chunk by chunk: at most one compressed read's worth of
- * output is held at a time (fzstd is a pure-JS streaming decoder; Node 20's zlib has no zstd).
+ * The decompressed bytes of a .zst file, chunk by chunk. The frame guard cuts the input at block
+ * boundaries, so at most one block (≤ 128 KiB) of output is held at a time however far the file
+ * expands, and refuses frames whose window is over its limit (fzstd is a pure-JS streaming
+ * decoder; Node 20's zlib has no zstd).
  */
 export async function* zstdChunks(path: string, highWaterMark = 256 * 1024): AsyncGenerator<Buffer> {
   const ready: Buffer[] = [];
@@ -27,11 +30,22 @@ export async function* zstdChunks(path: string, highWaterMark = 256 * 1024): Asy
   const decoder = new Decompress((data) => {
     ready.push(Buffer.from(data));
   });
+  const guard = new ZstdFrameGuard();
+  const push = (piece: Uint8Array, final: boolean): void => {
+    try {
+      decoder.push(piece, final);
+    } catch (error) {
+      throw error instanceof ZstdFormatError ? error : new ZstdFormatError(error instanceof Error ? error.message : String(error), guard.position);
+    }
+  };
   for await (const chunk of createReadStream(path, { highWaterMark }) as AsyncIterable<Buffer>) {
-    decoder.push(chunk, false);
-    while (ready.length > 0) yield ready.shift() as Buffer;
+    for (const piece of guard.cut(chunk)) {
+      push(piece, false);
+      while (ready.length > 0) yield ready.shift() as Buffer;
+    }
   }
-  decoder.push(new Uint8Array(0), true);
+  guard.finish();
+  push(new Uint8Array(0), true);
   while (ready.length > 0) yield ready.shift() as Buffer;
 }
 

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { readLines } from '../io/line-reader.js';
 import { isJsonObject, type JsonObject } from './parse-line.js';
+import { parseJson } from '../../core/json-depth.js';
 
 const BLOCK = 64 * 1024;
 /** How far back a resumed read looks for its context before giving up on it. */
@@ -48,7 +49,7 @@ export async function* linesBefore(file: string, offset: number, line: number, m
 /** A line's JSON object, or null when it is not one. */
 export function objectOf(bytes: Buffer): JsonObject | null {
   try {
-    const value: unknown = JSON.parse(bytes.toString('utf8'));
+    const value: unknown = parseJson(bytes.toString('utf8'));
     return isJsonObject(value) ? value : null;
   } catch {
     return null;

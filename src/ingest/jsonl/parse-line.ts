@@ -1,5 +1,6 @@
 import type { Line } from '../io/line-reader.js';
 import type { ProblemItem } from '../../core/model.js';
+import { parseJson } from '../../core/json-depth.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -29,7 +30,7 @@ export function parseJsonLine(line: Line, file: string): ParsedLine {
   if (line.text.trim() === '') return { kind: 'blank' };
   let value: unknown;
   try {
-    value = JSON.parse(line.text);
+    value = parseJson(line.text);
   } catch (error) {
     const message = line.complete
       ? `invalid JSON: ${describeJsonError(error)}`

@@ -4,12 +4,13 @@ import { streamJsonDocument } from '../io/json-document-stream.js';
 import type { IngestItem } from '../../core/model.js';
 import type { Source } from '../../core/source.js';
 import { OpencodeSessionBuilder, type RawMessage } from './convert.js';
+import { parseJson as parseJsonValue } from '../../core/json-depth.js';
 
 const STREAMED = new Set(['messages']);
 
 function parseJson(text: string): { value: unknown } | { error: string } {
   try {
-    return { value: JSON.parse(text) as unknown };
+    return { value: parseJsonValue(text) };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }

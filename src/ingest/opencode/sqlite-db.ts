@@ -1,4 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
+import { parseJson } from '../../core/json-depth.js';
 
 /**
  * Shared access to an `opencode.db`: opened read-only (opencode may be running and writing it),
@@ -38,7 +39,7 @@ export function distinctIds(db: SqliteDatabase, tables: ReadonlySet<string>, tab
 export function parseData(row: Row): { value: Record<string, unknown> } | { error: string } {
   if (typeof row['data'] !== 'string') return { value: {} };
   try {
-    const value: unknown = JSON.parse(row['data']);
+    const value: unknown = parseJson(row['data']);
     if (!isRow(value)) return { error: 'data is not a JSON object' };
     return { value };
   } catch (error) {
@@ -63,7 +64,7 @@ const SNAKE_TO_INFO: Record<string, string> = {
 function columnValue(value: unknown): unknown {
   if (typeof value !== 'string' || !/^[[{]/.test(value)) return value;
   try {
-    return JSON.parse(value) as unknown;
+    return parseJson(value);
   } catch {
     return value;
   }

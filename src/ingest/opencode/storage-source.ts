@@ -5,6 +5,7 @@ import { hashStrings } from '../../core/io/hash.js';
 import type { IngestItem } from '../../core/model.js';
 import type { Source } from '../../core/source.js';
 import { OpencodeSessionBuilder } from './convert.js';
+import { parseJson } from '../../core/json-depth.js';
 
 /**
  * opencode ≤ 1.1 storage tree: storage/session/<projectID>/<ses>.json,
@@ -25,7 +26,7 @@ async function readJson(file: string): Promise<{ value: unknown } | { error: str
   try {
     const bytes = readFileSync(file);
     if (!isUtf8(bytes)) return { error: 'not valid UTF-8' };
-    return { value: JSON.parse(bytes.toString('utf8')) as unknown };
+    return { value: parseJson(bytes.toString('utf8')) };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
@@ -93,7 +94,8 @@ export async function storageSources(storage: string): Promise<Source[]> {
   const sessionRoot = join(storage, 'session');
   let projects: string[] = [];
   try {
-    projects = readdirSync(sessionRoot, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    // A project folder may be a symbolic link (statSync follows it).
+    projects = readdirSync(sessionRoot).filter((name) => statSync(join(sessionRoot, name), { throwIfNoEntry: false })?.isDirectory()).sort();
   } catch {
     return [];
   }

@@ -47,9 +47,16 @@ const LEADING_KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', '
 const CLOSING_KEYWORDS = new Set(['fi', 'done', 'esac', '}']);
 const LIST_OPERATORS = new Set(['&&', '||', ';', '&', ';;']);
 const PIPE_OPERATORS = new Set(['|', '|&']);
+/**
+ * Subshells and brace groups nested deeper than this are read as if their parentheses were not
+ * there: the commands inside still come through, and a hostile `((((…))))` of any depth cannot
+ * overflow the stack of this recursive-descent parser or of the walks over its tree.
+ */
+const MAX_GROUP_DEPTH = 64;
 
 class Parser {
   private position = 0;
+  private groupDepth = 0;
   constructor(private readonly tokens: readonly Token[]) {}
 
   private peek(): Token | undefined {
@@ -118,17 +125,15 @@ class Parser {
   }
 
   private command(closing: string | null): CommandNode | null {
-    if (this.isOp('(')) {
+    const subshell = this.isOp('(');
+    if (subshell || this.isWord('{')) {
       this.position += 1;
-      const body = this.list(')');
-      if (this.isOp(')')) this.position += 1;
-      return { type: 'group', subshell: true, body, redirects: this.redirects() };
-    }
-    if (this.isWord('{')) {
-      this.position += 1;
-      const body = this.list('}');
-      if (this.isWord('}')) this.position += 1;
-      return { type: 'group', subshell: false, body, redirects: this.redirects() };
+      if (this.groupDepth >= MAX_GROUP_DEPTH) return this.simple(closing);
+      this.groupDepth += 1;
+      const body = this.list(subshell ? ')' : '}');
+      this.groupDepth -= 1;
+      if (subshell ? this.isOp(')') : this.isWord('}')) this.position += 1;
+      return { type: 'group', subshell, body, redirects: this.redirects() };
     }
     return this.simple(closing);
   }
