@@ -10,8 +10,8 @@ export async function sessionsCommand(options: { db: string; json: boolean }, ou
   const sessions = await withDatabase(options.db, { readOnly: true }, listSessions);
   if (options.json) {
     output.json(
-      sessions.map(({ id, agent, title, started_at, ended_at, messages, tool_calls, parent_id }) => ({
-        id, agent, title, started_at, ended_at, messages, tool_calls, parent_id,
+      sessions.map(({ id, agent, title, started_at, ended_at, messages, tool_calls, parent_id, machine, directory, source_path }) => ({
+        id, agent, title, started_at, ended_at, messages, tool_calls, parent_id, machine, directory, source_path,
       })),
     );
     return 0;
@@ -22,11 +22,13 @@ export async function sessionsCommand(options: { db: string; json: boolean }, ou
   }
   output.line(
     renderTable(
-      ['id', 'agent', 'title', 'started', 'messages', 'tool calls'],
+      ['id', 'agent', 'machine', 'title', 'directory', 'started', 'messages', 'tool calls'],
       sessions.map((s) => ({
         id: s.parent_id ? `↳ ${s.id}` : s.id,
         agent: s.agent,
+        machine: s.machine ?? '',
         title: s.title,
+        directory: s.directory ?? '',
         started: s.started_at?.replace('T', ' ').slice(0, 16) ?? '',
         messages: s.messages,
         'tool calls': s.tool_calls,
@@ -41,9 +43,9 @@ export function registerSessionsCommand(program: Command, ctx: CliContext): void
   program
     .command('sessions')
     .summary('list the sessions in the store')
-    .description('List the sessions in the store (agent, title, start, messages, tool calls).')
+    .description('List the sessions in the store (agent, the machine it came from, title, working directory, start, messages, tool calls).')
     .option('--db <file>', DB_OPTION_HELP)
-    .option('--json', 'print an array of {id, agent, title, started_at, ended_at, messages, tool_calls}')
+    .option('--json', 'print an array of {id, agent, title, started_at, ended_at, messages, tool_calls, parent_id, machine, directory, source_path}')
     .addHelpText('after', examples(['retrace sessions', 'retrace sessions --json | jq ".[].title"']))
     .action(async (opts: { db?: string; json?: boolean }) => {
       ctx.setExitCode(await sessionsCommand({ db: resolveDbPath(opts.db), json: Boolean(opts.json) }, ctx.output));

@@ -69,6 +69,12 @@ export async function showCommand(reference: string, options: ShowOptions, outpu
     }
     output.line(`${session.title ?? session.id}  (${session.agent}, ${session.messages} messages, ${session.tool_calls} tool calls)`);
     output.line(`${session.id}  ${session.started_at ?? ''} → ${session.ended_at ?? ''}`);
+    const provenance = [
+      session.machine ? `machine ${session.machine}` : null,
+      session.directory ? `in ${session.directory}` : null,
+      session.source_path ? `from ${session.source_path}` : null,
+    ].filter(Boolean);
+    if (provenance.length > 0) output.line(provenance.join(' · '));
     output.line();
     for (const message of messages) {
       for (const line of renderMessage(message, Math.max(60, output.columns))) output.line(line);

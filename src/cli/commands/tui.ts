@@ -31,7 +31,8 @@ export async function startRoutes(db: Database, reference: string | undefined, r
   }
   if (!reference) return [{ screen: 'sessions' }];
   const session = await resolveSession(db, reference);
-  return [{ screen: 'sessions' }, { screen: 'timeline', sessionId: session.id, title: session.title ?? session.id }];
+  const title = session.title ?? session.id;
+  return [{ screen: 'sessions' }, { screen: 'timeline', sessionId: session.id, title: session.machine ? `${title} @${session.machine}` : title }];
 }
 
 type TuiModule = typeof import('../../tui/run-tui.js');
