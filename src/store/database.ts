@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { describeOpenFailure, StoreError } from './errors.js';
+import { assertLakeFolder, createLakeViews, lockToLake } from './lake/views.js';
 import { migrate } from './migrations.js';
 import { toRow, type Row } from './values.js';
 
@@ -33,7 +34,30 @@ export class Database {
     private readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
     readonly readOnly: boolean,
+    /** Set for a lake (a Parquet dataset read through views): only queries that read are run. */
+    readonly lake: boolean = false,
   ) {}
+
+  /**
+   * A lake (a folder `retrace push` writes) opened as a read-only store: an in-memory DuckDB with
+   * views named like the store's tables over the Parquet files, then locked so it can read files
+   * under that folder only. Nothing is ever written to the folder through it.
+   */
+  static async openLake(dir: string): Promise<Database> {
+    const root = assertLakeFolder(dir);
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const database = new Database(root, instance, connection, true, true);
+    try {
+      await migrate(database);
+      await createLakeViews(database, root);
+      await lockToLake(database, root);
+    } catch (error) {
+      database.close();
+      throw error instanceof StoreError ? error : new StoreError(`cannot read the lake at ${root}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    return database;
+  }
 
   static async open(path: string, options: OpenOptions = {}): Promise<Database> {
     const readOnly = options.readOnly ?? false;
@@ -86,9 +110,25 @@ export class Database {
   /** Column names and JSON rows of an arbitrary query (for `retrace sql`). */
   async query(sql: string): Promise<{ columns: string[]; rows: Row[] }> {
     return this.serial(async () => {
+      if (this.lake) await this.assertOnlyReads(sql);
       const reader = await this.connection.runAndReadAll(sql);
       return { columns: reader.columnNames(), rows: reader.getRowObjectsJS().map(toRow) };
     });
+  }
+
+  /** A lake's folder is shared: `COPY … TO` or `EXPORT` into it must not run, nor anything else that is not a query. */
+  private async assertOnlyReads(sql: string): Promise<void> {
+    const statements = await this.connection.extractStatements(sql);
+    for (let index = 0; index < statements.count; index += 1) {
+      const prepared = await statements.prepare(index);
+      try {
+        if (prepared.statementType !== StatementType.SELECT && prepared.statementType !== StatementType.EXPLAIN) {
+          throw new StoreError(`a lake is read-only: statement ${index + 1} is not a query (${StatementType[prepared.statementType]})`);
+        }
+      } finally {
+        prepared.destroySync();
+      }
+    }
   }
 
   async one(sql: string, params?: SqlParams): Promise<Row | undefined> {

@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
-import { DB_OPTION_HELP, examples, positiveInteger, type CliContext } from '../context.js';
-import { resolveDbPath } from '../db-path.js';
+import { DB_OPTION_HELP, LAKE_OPTION_HELP, examples, positiveInteger, type CliContext } from '../context.js';
+import { resolveStoreLocation } from '../db-path.js';
+import type { StoreLocation } from '../../store/location.js';
 import { resolveSession, sessionMessages, type MessageView, type ToolCallView } from '../../query/session-queries.js';
-import { withDatabase } from '../../store/database.js';
+import { withReader } from '../../store/location.js';
 import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
 
 export interface ShowOptions {
-  db: string;
+  db: StoreLocation;
   json: boolean;
   from?: number;
   to?: number;
@@ -60,7 +61,7 @@ function renderMessage(message: MessageView, width: number): string[] {
 }
 
 export async function showCommand(reference: string, options: ShowOptions, output: Output): Promise<number> {
-  return withDatabase(options.db, { readOnly: true }, async (db) => {
+  return withReader(options.db, async (db) => {
     const session = await resolveSession(db, reference);
     const messages = await sessionMessages(db, session.id, { from: options.from, to: options.to });
     if (options.json) {
@@ -90,11 +91,12 @@ export function registerShowCommand(program: Command, ctx: CliContext): void {
     .description('Print a session as a story: messages, reasoning, tool calls with their outcome and output.')
     .argument('<session>', 'a session id, an id prefix, or a title substring')
     .option('--db <file>', DB_OPTION_HELP)
+    .option('--lake <dir>', LAKE_OPTION_HELP)
     .option('--from <n>', 'first message ordinal', positiveInteger)
     .option('--to <n>', 'last message ordinal', positiveInteger)
     .option('--json', 'print {session, messages:[{…, tool_calls:[…]}]}')
     .addHelpText('after', examples(['retrace show qwen --from 13 --to 14', 'retrace show ses_3a1f --json']))
-    .action(async (session: string, opts: { db?: string; from?: number; to?: number; json?: boolean }) => {
-      ctx.setExitCode(await showCommand(session, { db: resolveDbPath(opts.db), from: opts.from, to: opts.to, json: Boolean(opts.json) }, ctx.output));
+    .action(async (session: string, opts: { db?: string; lake?: string; from?: number; to?: number; json?: boolean }) => {
+      ctx.setExitCode(await showCommand(session, { db: resolveStoreLocation(opts), from: opts.from, to: opts.to, json: Boolean(opts.json) }, ctx.output));
     });
 }
