@@ -16,6 +16,7 @@ import type { DecisionTree } from '../../query/tree/types.js';
 import { whyCandidate } from '../../query/why.js';
 import type { Database } from '../../store/database.js';
 import { REPLAY_EXPORT_WRITERS } from '../export-replay-writers.js';
+import { INTERCHANGE_EXPORT_WRITERS } from '../export-interchange-writers.js';
 
 /**
  * `retrace export SESSION --to FORMAT`: one writer per format. A writer either returns text
@@ -72,7 +73,7 @@ const parquetWriter: ExportWriter = {
   },
 };
 
-export const EXPORT_WRITERS: readonly ExportWriter[] = [...REPLAY_EXPORT_WRITERS, markdownWriter, mermaidWriter, parquetWriter];
+export const EXPORT_WRITERS: readonly ExportWriter[] = [...REPLAY_EXPORT_WRITERS, markdownWriter, mermaidWriter, parquetWriter, ...INTERCHANGE_EXPORT_WRITERS];
 
 export async function exportCommand(reference: string, options: { db: StoreLocation; to: string; out?: string; json: boolean }, output: Output, writers: readonly ExportWriter[] = EXPORT_WRITERS): Promise<number> {
   const writer = writers.find((w) => w.format === options.to);
@@ -119,6 +120,8 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
     .addHelpText('after', examples([
       'retrace export qwen --to markdown -o qwen-report.md',
       'retrace export qwen --to mermaid > tree.mmd',
+      'retrace export qwen --to atif -o qwen.atif.json && retrace ingest qwen.atif.json --db other.duckdb',
+      'retrace export qwen --to otlp -o qwen.otlp.json   # OTLP/JSON spans, one per tool call',
       'retrace export ses_365d --to parquet -o ./qwen-parquet && duckdb -c "SELECT * FROM \'qwen-parquet/actions.parquet\'"',
     ]))
     .action(async (session: string, opts: { db?: string; lake?: string; to: string; out?: string; json?: boolean }) => {

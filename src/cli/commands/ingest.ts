@@ -25,7 +25,7 @@ export interface IngestCommandOptions {
   json: boolean;
 }
 
-export const FORMAT_CHOICES: readonly FormatChoice[] = ['auto', 'opencode', 'claude', 'codex'];
+export const FORMAT_CHOICES: readonly FormatChoice[] = ['auto', 'opencode', 'claude', 'codex', 'atif'];
 
 /**
  * Exit status per the contract: 2 nothing could be read (bad input or usage), 1 the job failed
@@ -144,7 +144,7 @@ export function registerIngestCommand(program: Command, ctx: CliContext): void {
         'secrets are redacted before anything is written. Exit 0 clean, 1 some input had problems ' +
         '(reported with file and line; the rest is ingested), 2 nothing could be read.',
     )
-    .argument('[path...]', 'files or folders: opencode export JSON, storage trees, opencode.db, Claude Code / Codex JSONL')
+    .argument('[path...]', 'files or folders: opencode export JSON, storage trees, opencode.db, Claude Code / Codex JSONL, ATIF trajectories (.atif.json)')
     .option('--db <file>', DB_OPTION_HELP)
     .option('--machine <name>', 'label the sources with this machine (default: this host name; an ATIF file that names its machine keeps it unless this is given)')
     .addOption(new Option('--format <format>', 'which agent wrote them').choices(FORMAT_CHOICES as string[]).default('auto'))
