@@ -170,7 +170,7 @@ describe('retrace ingest of ATIF from other tools', () => {
     const notJson = join(dir, 'cut.atif.json');
     writeFileSync(notJson, JSON.stringify(foreign, null, 2).slice(0, 300));
     const cut = await runRetraceJson<{ errors: { file: string; line: number | null; message: string }[] }>(['ingest', notJson, '--db', store, '--format', 'atif']);
-    expect(cut.code).toBe(2);
+    expect(cut.code).toBe(1);
     expect(cut.json.errors[0]).toMatchObject({ file: notJson });
     expect(cut.json.errors[0]?.message).toMatch(/not JSON/);
   });
