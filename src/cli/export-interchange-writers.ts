@@ -1,5 +1,6 @@
 import { atifProblems } from '../core/atif/schema.js';
 import { exportAtif } from '../query/atif/export-atif.js';
+import { exportOtlp } from '../query/otlp/export-otlp.js';
 import type { ExportWriter } from './commands/export.js';
 
 /**
@@ -21,4 +22,14 @@ export const atifWriter: ExportWriter = {
   },
 };
 
-export const INTERCHANGE_EXPORT_WRITERS: readonly ExportWriter[] = [atifWriter];
+/** The version in the instrumentation scope of exported spans. */
+const RETRACE_VERSION = '0.1.0';
+
+export const otlpWriter: ExportWriter = {
+  format: 'otlp',
+  description: 'OTLP/JSON traces: a span per session and per tool call (execute_tool, GenAI semantic conventions)',
+  defaultPath: () => null,
+  write: async ({ db, session }) => ({ kind: 'text', text: JSON.stringify(await exportOtlp(db, session.id, RETRACE_VERSION)) }),
+};
+
+export const INTERCHANGE_EXPORT_WRITERS: readonly ExportWriter[] = [atifWriter, otlpWriter];

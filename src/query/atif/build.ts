@@ -1,5 +1,6 @@
 import { ATIF_VERSION, type AtifObservationResult, type AtifStep, type AtifToolCall, type AtifTrajectory } from '../../core/atif/schema.js';
 import type { JsonValue, Row } from '../../store/values.js';
+import { spawningCall } from '../subagent-link.js';
 
 /**
  * A stored session as an ATIF trajectory (pure: rows in, document out). What ATIF has a field
@@ -100,22 +101,6 @@ function metricsOf(message: Row): AtifStep['metrics'] {
   };
 }
 
-/** The call of the parent that spawned a subagent: one whose id the child records, or that names the child. */
-function spawningCall(parent: SessionRows, child: SessionRows): string | null {
-  const childExtra = str(child.session['extra']) ?? '';
-  const childId = String(child.session['id']);
-  const shortId = childId.includes(':') ? childId.slice(childId.lastIndexOf(':') + 1) : childId;
-  for (const call of parent.calls) {
-    const callId = String(call['call_id']);
-    if (childExtra.includes(JSON.stringify(callId))) return callId;
-  }
-  for (const call of parent.calls) {
-    const text = `${str(call['extra']) ?? ''}\n${str(call['output']) ?? ''}`;
-    if (text.includes(childId) || (shortId.length >= 8 && text.includes(shortId))) return String(call['call_id']);
-  }
-  return null;
-}
-
 function stepOf(rows: SessionRows, message: Row, stepId: number, refsByCall: Map<string, string[]>, loose: string[]): AtifStep {
   const calls = rows.calls.filter((call) => call['message_id'] === message['id']);
   const role = String(message['role'] ?? '');
@@ -173,7 +158,7 @@ export function buildTrajectory(rows: SessionRows): AtifTrajectory {
   const messages = rows.messages;
   for (const child of rows.children) {
     const childId = String(child.session['id']);
-    const callId = spawningCall(rows, child);
+    const callId = spawningCall(rows.calls, child.session);
     if (callId) {
       refsByCall.set(callId, [...(refsByCall.get(callId) ?? []), childId]);
       continue;
