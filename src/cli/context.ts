@@ -7,6 +7,8 @@ export interface CliContext {
   setExitCode(code: number): void;
 }
 
+export const LAKE_OPTION_HELP = 'read a lake instead: a folder of Parquet files written by `retrace push` (never written by this command)';
+
 export const DB_OPTION_HELP = 'the store (default: $RETRACE_DB, else ~/.local/share/retrace/retrace.duckdb)';
 
 export function positiveInteger(value: string): number {

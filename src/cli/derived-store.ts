@@ -1,4 +1,5 @@
 import type { Database } from '../store/database.js';
+import type { StoreLocation } from '../store/location.js';
 import { withDerivedStore } from '../query/derive.js';
 import type { Output } from './output.js';
 import { warnActiveRuleProblems } from './rule-problems.js';
@@ -11,11 +12,11 @@ import { warnActiveRuleProblems } from './rule-problems.js';
  */
 export function withDerivedSessions<T>(
   output: Output,
-  path: string,
+  location: StoreLocation,
   select: (db: Database) => Promise<readonly string[] | null>,
   work: (db: Database) => Promise<T>,
 ): Promise<T> {
-  return withDerivedStore(path, select, async (db) => {
+  return withDerivedStore(location, select, async (db) => {
     warnActiveRuleProblems(output);
     return work(db);
   }, {
@@ -25,6 +26,9 @@ export function withDerivedSessions<T>(
       }
       if (total > 1 && done < total) output.status(`deriving decision trees (the rules changed or are new): ${done}/${total} sessions`);
       else output.clearStatus();
+    },
+    onStaleLake: (sessionIds) => {
+      output.warn(`${sessionIds.length} session${sessionIds.length === 1 ? '' : 's'} of the lake ${sessionIds.length === 1 ? 'was' : 'were'} pushed without a decision tree of the rules in force (e.g. ${sessionIds[0] ?? ''}): read as pushed; push again from a store with these rules to refresh`);
     },
     onFailures: (failures) => {
       for (const failure of failures) output.warn(`no decision tree for ${failure.sessionId}: ${failure.cause} (recorded; retried when the rules change)`);

@@ -52,6 +52,8 @@ async function sessionRows(db: Database): Promise<SessionRow[]> {
     tool_calls: session.tool_calls,
     candidates: counts.get(session.id) ?? null,
     parent_id: session.parent_id,
+    machine: session.machine,
+    directory: session.directory,
   }));
 }
 

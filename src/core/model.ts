@@ -4,7 +4,8 @@
  * between them. Times are epoch milliseconds (UTC); free-form leftovers travel as JSON text.
  */
 
-export const AGENTS = ['opencode', 'claude', 'codex', 'retrace'] as const;
+/** `atif`: a trajectory in the Agent Trajectory Interchange Format, whoever wrote it (its agent's name is kept in `extra`). */
+export const AGENTS = ['opencode', 'claude', 'codex', 'retrace', 'atif'] as const;
 export type Agent = (typeof AGENTS)[number];
 
 export const FORMATS = [
@@ -14,6 +15,7 @@ export const FORMATS = [
   'claude-jsonl',
   'codex-jsonl',
   'retrace-runlog',
+  'atif-json',
 ] as const;
 export type SourceFormat = (typeof FORMATS)[number];
 
@@ -103,6 +105,16 @@ export interface SessionItem {
   unknownFields?: Record<string, number>;
   /** The agent's version as the source states it (Claude Code `version`, Codex `cli_version`, opencode's session `version`), for drift reports. */
   agentVersion?: string | null;
+  /**
+   * Where the session was first recorded, when the source itself says so (an ATIF export names its
+   * machine and transcript): kept as the source's provenance unless the user names a machine.
+   */
+  origin?: SessionOrigin;
+}
+
+export interface SessionOrigin {
+  machine: string | null;
+  path: string | null;
 }
 
 /** A record of a shape retrace does not know: kept raw and counted, never fatal. */

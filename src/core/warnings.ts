@@ -47,6 +47,7 @@ const FORMAT_AGENT: Record<SourceFormat, Agent> = {
   'claude-jsonl': 'claude',
   'codex-jsonl': 'codex',
   'retrace-runlog': 'retrace',
+  'atif-json': 'atif',
 };
 
 export function agentOfFormat(format: SourceFormat): Agent {

@@ -63,7 +63,7 @@ export async function discoverSources(paths: readonly string[], options: Discove
       return;
     }
     if (explicit) {
-      const which = options.format === 'auto' ? 'opencode, Claude Code or Codex' : options.format;
+      const which = options.format === 'auto' ? 'opencode, Claude Code, Codex or ATIF' : options.format;
       problems.push({ kind: 'problem', message: `not a transcript retrace can read (${which})`, location: { file: path } });
     }
   };

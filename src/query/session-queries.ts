@@ -12,6 +12,9 @@ export interface SessionSummary {
   parent_id: string | null;
   messages: number;
   tool_calls: number;
+  /** Provenance: the machine the session's source was ingested on, and where its transcript was first written. */
+  machine: string | null;
+  source_path: string | null;
 }
 
 function toSummary(row: Row): SessionSummary {
@@ -26,13 +29,21 @@ function toSummary(row: Row): SessionSummary {
     parent_id: (row['parent_id'] as string | null) ?? null,
     messages: Number(row['message_count'] ?? 0),
     tool_calls: Number(row['tool_call_count'] ?? 0),
+    machine: (row['machine'] as string | null) ?? null,
+    source_path: (row['source_path'] as string | null) ?? null,
   };
 }
 
-const SESSION_COLUMNS = `id, agent, title, directory, started_at, ended_at, model, parent_id, message_count, tool_call_count`;
+/**
+ * A session's columns and its source's original path. A source key is unique per machine only
+ * (two machines may both have read `~/.claude/projects/x.jsonl`), so the join names the machine.
+ */
+const SESSION_COLUMNS = `s.id, s.agent, s.title, s.directory, s.started_at, s.ended_at, s.model, s.parent_id, s.message_count,
+  s.tool_call_count, s.machine, (SELECT coalesce(src.original_path, src.path) FROM sources src
+    WHERE src.key = s.source AND src.machine IS NOT DISTINCT FROM s.machine LIMIT 1) AS source_path`;
 
 export async function listSessions(db: Database): Promise<SessionSummary[]> {
-  const rows = await db.all(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY started_at NULLS LAST, id`);
+  const rows = await db.all(`SELECT ${SESSION_COLUMNS} FROM sessions s ORDER BY s.started_at NULLS LAST, s.id`);
   return rows.map(toSummary);
 }
 
@@ -45,12 +56,12 @@ export class SessionLookupError extends Error {
 
 /** SESSION is an id, an id prefix, or a title substring (case-insensitive); it must name one session. */
 export async function resolveSession(db: Database, reference: string): Promise<SessionSummary> {
-  const exact = await db.all(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, [reference]);
+  const exact = await db.all(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`, [reference]);
   if (exact.length === 1) return toSummary(exact[0] as Row);
   const rows = await db.all(
-    `SELECT ${SESSION_COLUMNS} FROM sessions
-     WHERE starts_with(id, ?) OR contains(lower(coalesce(title, '')), lower(?))
-     ORDER BY started_at NULLS LAST, id LIMIT 20`,
+    `SELECT ${SESSION_COLUMNS} FROM sessions s
+     WHERE starts_with(s.id, ?) OR contains(lower(coalesce(s.title, '')), lower(?))
+     ORDER BY s.started_at NULLS LAST, s.id LIMIT 20`,
     [reference, reference],
   );
   if (rows.length === 1) return toSummary(rows[0] as Row);

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { describeOpenFailure, QueryError, StoreError } from './errors.js';
+import { assertLakeFolder, createLakeViews, lockToLake } from './lake/views.js';
 import { LATEST_SCHEMA_VERSION, migrate } from './migrations.js';
 import { toRow, type Row } from './values.js';
 
@@ -54,7 +55,30 @@ export class Database {
     private readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
     readonly readOnly: boolean,
+    /** Set for a lake (a Parquet dataset read through views): only queries that read are run. */
+    readonly lake: boolean = false,
   ) {}
+
+  /**
+   * A lake (a folder `retrace push` writes) opened as a read-only store: an in-memory DuckDB with
+   * views named like the store's tables over the Parquet files, then locked so it can read files
+   * under that folder only. Nothing is ever written to the folder through it.
+   */
+  static async openLake(dir: string, options: { memoryLimit?: string } = {}): Promise<Database> {
+    const root = assertLakeFolder(dir);
+    const instance = await DuckDBInstance.create(':memory:', options.memoryLimit ? { memory_limit: options.memoryLimit } : {});
+    const connection = await instance.connect();
+    const database = new Database(root, instance, connection, true, true);
+    try {
+      await migrate(database);
+      await createLakeViews(database, root);
+      await lockToLake(database, root);
+    } catch (error) {
+      database.close();
+      throw error instanceof StoreError ? error : new StoreError(`cannot read the lake at ${root}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    return database;
+  }
 
   static async open(path: string, options: OpenOptions = {}): Promise<Database> {
     const readOnly = options.readOnly ?? false;

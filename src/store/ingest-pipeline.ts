@@ -5,9 +5,10 @@ import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode 
 import type { Database } from './database.js';
 import { boundMessageItem, boundUnknownItem } from '../core/bounded-text.js';
 import { hashFile } from '../core/io/hash.js';
-import type { IngestItem, Location, ProblemItem } from '../core/model.js';
+import type { IngestItem, Location, ProblemItem, SessionOrigin } from '../core/model.js';
 import {
   redactMessageItem,
+  redactPath,
   redactProblemMessage,
   redactSessionItem,
   redactUnknownItem,
@@ -27,8 +28,16 @@ export interface IngestProgress {
   messages: number;
 }
 
+/** The machine sources are labelled with; `explicit` when the user named it (it then wins over a source's own record). */
+export interface MachineLabel {
+  name: string;
+  explicit: boolean;
+}
+
 export interface IngestOptions {
   redact: boolean;
+  /** Provenance of every source written (none: left unknown). */
+  machine?: MachineLabel;
   onProgress?: (progress: IngestProgress) => void;
   /** Bytes of an appendable transcript per transaction (default 64 MB). */
   batchBytes?: number;
@@ -139,16 +148,27 @@ async function planSource(db: Database, source: Source, name: StoredName): Promi
 /** Bytes of an appendable transcript written per transaction (see the checkpoint case below). */
 const DEFAULT_BATCH_BYTES = 64 * 1024 * 1024;
 
-function partialState(source: Source, name: StoredName, checkpoint: ResumePoint): SourceState {
+interface Provenance {
+  machine: string | null;
+  originalPath: string | null;
+}
+
+/** The user's --machine, else what the source says of itself, else this machine's name. */
+function provenanceOf(label: MachineLabel | undefined, origin: SessionOrigin | null): Provenance {
+  const machine = label?.explicit ? label.name : (origin?.machine ?? label?.name ?? null);
+  return { machine, originalPath: origin?.path ?? null };
+}
+
+function partialState(source: Source, name: StoredName, checkpoint: ResumePoint, provenance: Provenance): SourceState {
   // No prefix hash: should the process die before the last batch, the next ingest reads the file
   // again from the start (rows already stored are matched, not duplicated).
   return {
     key: name.key, path: name.path, format: source.format, size: source.size, contentHash: 'partial',
-    bytesConsumed: checkpoint.offset, linesConsumed: checkpoint.line - 1, prefixHash: null,
+    bytesConsumed: checkpoint.offset, linesConsumed: checkpoint.line - 1, prefixHash: null, ...provenance,
   };
 }
 
-async function finalState(source: Source, name: StoredName, plan: Plan, checkpoint: ResumePoint | null): Promise<SourceState> {
+async function finalState(source: Source, name: StoredName, plan: Plan, checkpoint: ResumePoint | null, provenance: Provenance): Promise<SourceState> {
   const bytesConsumed = source.appendable ? (checkpoint?.offset ?? 0) : null;
   const prefixHash = !source.appendable
     ? null
@@ -157,7 +177,7 @@ async function finalState(source: Source, name: StoredName, plan: Plan, checkpoi
       : (await hashFile(source.path, bytesConsumed)).prefix;
   return {
     key: name.key, path: name.path, format: source.format, size: source.size, contentHash: plan.fingerprint,
-    bytesConsumed, linesConsumed: source.appendable ? (checkpoint ? checkpoint.line - 1 : 0) : null, prefixHash,
+    bytesConsumed, linesConsumed: source.appendable ? (checkpoint ? checkpoint.line - 1 : 0) : null, prefixHash, ...provenance,
   };
 }
 
@@ -171,6 +191,13 @@ function addWritten(summary: IngestSummary, written: SourceWriteCounts, counts: 
   summary.tool_calls_removed += written.toolCallsRemoved;
   for (const [kind, n] of Object.entries(counts)) summary.redactions_by_kind[kind] = (summary.redactions_by_kind[kind] ?? 0) + n;
   summary.redactions += totalRedactions(counts);
+}
+
+function redactOrigin(origin: SessionOrigin, counts: RedactionCounts): SessionOrigin {
+  return {
+    machine: origin.machine === null ? null : redactPath(origin.machine, counts),
+    path: origin.path === null ? null : redactPath(origin.path, counts),
+  };
 }
 
 /** Counts what a source yields, for its drift warnings. */
@@ -239,8 +266,10 @@ export async function ingestSources(
       let checkpoint: ResumePoint | null = plan.resume ?? null;
       let committedAt = plan.resume?.offset ?? 0;
       let lastReport = Date.now();
+      let origin: SessionOrigin | null = null;
       const commit = async (final: boolean): Promise<void> => {
-        const state = final ? await finalState(source, name, plan, checkpoint) : partialState(source, name, checkpoint as ResumePoint);
+        const provenance = provenanceOf(options.machine, origin);
+        const state = final ? await finalState(source, name, plan, checkpoint, provenance) : partialState(source, name, checkpoint as ResumePoint, provenance);
         const written = await (writer as SourceWriter).commit(state, totalRedactions(counts));
         addWritten(summary, written, counts);
         for (const kind of Object.keys(counts)) delete counts[kind];
@@ -252,6 +281,7 @@ export async function ingestSources(
           case 'session': {
             const session = options.redact ? redactSessionItem(item, counts) : item;
             writer.addSession(session.session);
+            if (item.origin && !origin) origin = options.redact ? redactOrigin(item.origin, counts) : item.origin;
             sessionIds.add(session.session.id);
             for (const [field, n] of Object.entries(item.unknownFields ?? {})) {
               summary.unknown_fields[field] = (summary.unknown_fields[field] ?? 0) + n;

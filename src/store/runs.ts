@@ -72,7 +72,8 @@ export async function writeRunHeader(db: Database, header: RunHeader): Promise<v
   );
   if (header.mode === 'dry') return;
   await db.run(
-    `INSERT INTO sessions VALUES (?, 'retrace', ?, NULL, ?, NULL, ${ts('?')}, NULL, NULL, 0, 0, ?)`,
+    `INSERT INTO sessions (id, agent, source, parent_id, title, directory, started_at, ended_at, model, message_count, tool_call_count, extra)
+     VALUES (?, 'retrace', ?, NULL, ?, NULL, ${ts('?')}, NULL, NULL, 0, 0, ?)`,
     [
       header.id,
       header.origin,

@@ -19,6 +19,9 @@ export interface SourceState {
   bytesConsumed: number | null;
   linesConsumed: number | null;
   prefixHash: string | null;
+  /** Provenance: the machine it came from and where the transcript was first written (see schema/provenance.ts). */
+  machine?: string | null;
+  originalPath?: string | null;
 }
 
 export interface SourceWriteCounts {
@@ -232,7 +235,11 @@ export class SourceWriter {
       );
       await db.run(`DELETE FROM sources WHERE key = ?`, [this.sourceKey]);
       await db.run(
-        `INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?, ?, ?, ?, ?)`,
+        `INSERT INTO sources (key, path, format, size, content_hash, bytes_consumed, lines_consumed, prefix_hash, ingested_at,
+           messages, tool_calls, unknown_records, problems, redactions, machine, original_path, cwd)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?, ?, ?, ?, ?, ?, ?,
+           (SELECT directory FROM sessions WHERE source = ? AND directory IS NOT NULL
+            ORDER BY parent_id IS NOT NULL, started_at NULLS LAST, id LIMIT 1))`,
         [
           state.key,
           state.path,
@@ -247,7 +254,15 @@ export class SourceWriter {
           this.unknownCount,
           this.problemCount,
           redactions,
+          state.machine ?? null,
+          state.originalPath ?? state.path,
+          state.key,
         ],
+      );
+      // A session is labelled with the machine of the source that last wrote it.
+      await db.run(
+        `UPDATE sessions SET machine = ? WHERE (source = ? OR id IN (SELECT id FROM stg_sessions)) AND machine IS DISTINCT FROM ?`,
+        [state.machine ?? null, state.key, state.machine ?? null],
       );
       for (const run of this.runs) await writeImportedRun(db, run);
       await withCommitMemory(db, this.textLength, () => db.run('COMMIT'));

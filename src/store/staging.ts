@@ -67,7 +67,7 @@ export const MERGE = {
                WHERE session_id IN (SELECT DISTINCT session_id FROM stg_tool_calls) GROUP BY session_id) base
       ON base.session_id = s.session_id
     WHERE NOT EXISTS (SELECT 1 FROM tool_calls t WHERE t.session_id = s.session_id AND t.call_id = s.call_id)`,
-  insertSessions: `INSERT INTO sessions
+  insertSessions: `INSERT INTO sessions (id, agent, source, parent_id, title, directory, started_at, ended_at, model, message_count, tool_call_count, extra)
     SELECT s.id, s.agent, s.source, s.parent_id, s.title, s.directory, s.started_at, s.ended_at, s.model, 0, 0, s.extra
     FROM ${LAST_SESSIONS} s
     WHERE NOT EXISTS (SELECT 1 FROM sessions t WHERE t.id = s.id)`,

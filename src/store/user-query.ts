@@ -1,4 +1,5 @@
 import { Database, StatementType, statementTypeName, type QueryResult } from './database.js';
+import { isLake, type StoreLocation } from './location.js';
 
 /** What a query typed by a user may do, and how long and how much memory it may take. */
 export interface UserQueryLimits {
@@ -36,12 +37,19 @@ export function looksLikeQuery(sql: string): boolean {
   return QUERY_KEYWORDS.has(leadingKeyword(sql) ?? '');
 }
 
+function openLockedDown(location: StoreLocation, limits: UserQueryLimits): Promise<Database> {
+  // A lake is always locked to its own folder: --allow-files does not widen it.
+  if (isLake(location)) return Database.openLake(location.lake, { memoryLimit: limits.memoryLimit });
+  return Database.open(location, { readOnly: true, memoryLimit: limits.memoryLimit, lockedDown: { allowFiles: limits.allowFiles } });
+}
+
 /**
- * Runs one read-only query on the store at `path`, opened read-only with external access off (or
- * on, with `allowFiles`), no extensions and a locked configuration. Throws QueryError.
+ * Runs one read-only query on a store (opened read-only with external access off, or on with
+ * `allowFiles`, no extensions and a locked configuration) or on a lake (locked to its folder).
+ * Throws QueryError.
  */
-export async function runUserQuery(path: string, sql: string, limits: UserQueryLimits = DEFAULT_USER_QUERY_LIMITS): Promise<QueryResult> {
-  const db = await Database.open(path, { readOnly: true, memoryLimit: limits.memoryLimit, lockedDown: { allowFiles: limits.allowFiles } });
+export async function runUserQuery(location: StoreLocation, sql: string, limits: UserQueryLimits = DEFAULT_USER_QUERY_LIMITS): Promise<QueryResult> {
+  const db = await openLockedDown(location, limits);
   try {
     return await db.querySingleStatement(sql, { refuse: refuseUnlessQuery, timeoutMs: limits.timeoutMs });
   } finally {

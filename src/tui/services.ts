@@ -18,6 +18,9 @@ export interface SessionRow {
   /** Candidates of its decision tree; null when the tree has not been derived for it. */
   candidates: number | null;
   parent_id: string | null;
+  /** Provenance: the machine it came from and the agent's working directory, when known. */
+  machine?: string | null;
+  directory?: string | null;
 }
 
 /** One line of the timeline: a message, or one of its tool calls (as the query layer pages them). */

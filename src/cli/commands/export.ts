@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
-import { resolveDbPath } from '../db-path.js';
+import { DB_OPTION_HELP, LAKE_OPTION_HELP, examples, type CliContext } from '../context.js';
+import { resolveStoreLocation } from '../db-path.js';
+import type { StoreLocation } from '../../store/location.js';
 import { JobFailedError, UsageError } from '../errors.js';
 import type { Output } from '../output.js';
 import { withDerivedSessions } from '../derived-store.js';
@@ -15,6 +16,7 @@ import type { DecisionTree } from '../../query/tree/types.js';
 import { whyCandidate } from '../../query/why.js';
 import type { Database } from '../../store/database.js';
 import { REPLAY_EXPORT_WRITERS } from '../export-replay-writers.js';
+import { INTERCHANGE_EXPORT_WRITERS } from '../export-interchange-writers.js';
 
 /**
  * `retrace export SESSION --to FORMAT`: one writer per format. A writer either returns text
@@ -71,9 +73,9 @@ const parquetWriter: ExportWriter = {
   },
 };
 
-export const EXPORT_WRITERS: readonly ExportWriter[] = [...REPLAY_EXPORT_WRITERS, markdownWriter, mermaidWriter, parquetWriter];
+export const EXPORT_WRITERS: readonly ExportWriter[] = [...REPLAY_EXPORT_WRITERS, markdownWriter, mermaidWriter, parquetWriter, ...INTERCHANGE_EXPORT_WRITERS];
 
-export async function exportCommand(reference: string, options: { db: string; to: string; out?: string; json: boolean }, output: Output, writers: readonly ExportWriter[] = EXPORT_WRITERS): Promise<number> {
+export async function exportCommand(reference: string, options: { db: StoreLocation; to: string; out?: string; json: boolean }, output: Output, writers: readonly ExportWriter[] = EXPORT_WRITERS): Promise<number> {
   const writer = writers.find((w) => w.format === options.to);
   if (!writer) throw new UsageError(`unknown export format "${options.to}" (one of: ${writers.map((w) => w.format).join(', ')})`);
   let session: SessionSummary | null = null;
@@ -113,13 +115,16 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
     .addOption(new Option('--to <format>', 'the format').choices(EXPORT_WRITERS.map((w) => w.format)).makeOptionMandatory())
     .option('-o, --out <path>', 'file (or folder, for parquet) to write; text formats print to stdout without it')
     .option('--db <file>', DB_OPTION_HELP)
+    .option('--lake <dir>', LAKE_OPTION_HELP)
     .option('--json', 'print {session, format, files} (and content, for text printed to stdout)')
     .addHelpText('after', examples([
       'retrace export qwen --to markdown -o qwen-report.md',
       'retrace export qwen --to mermaid > tree.mmd',
+      'retrace export qwen --to atif -o qwen.atif.json && retrace ingest qwen.atif.json --db other.duckdb',
+      'retrace export qwen --to otlp -o qwen.otlp.json   # OTLP/JSON spans, one per tool call',
       'retrace export ses_365d --to parquet -o ./qwen-parquet && duckdb -c "SELECT * FROM \'qwen-parquet/actions.parquet\'"',
     ]))
-    .action(async (session: string, opts: { db?: string; to: string; out?: string; json?: boolean }) => {
-      ctx.setExitCode(await exportCommand(session, { db: resolveDbPath(opts.db), to: opts.to, out: opts.out, json: Boolean(opts.json) }, ctx.output));
+    .action(async (session: string, opts: { db?: string; lake?: string; to: string; out?: string; json?: boolean }) => {
+      ctx.setExitCode(await exportCommand(session, { db: resolveStoreLocation(opts), to: opts.to, out: opts.out, json: Boolean(opts.json) }, ctx.output));
     });
 }

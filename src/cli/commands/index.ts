@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { registerExportCommand } from './export.js';
 import { registerIngestCommand } from './ingest.js';
 import { registerPlanCommand } from './plan.js';
+import { registerPushCommand } from './push.js';
 import { registerQuickstartCommand } from './quickstart.js';
 import { registerReplayCommand } from './replay.js';
 import { registerRulesCommand } from './rules.js';
@@ -28,6 +29,7 @@ export const COMMANDS: readonly ((program: Command, ctx: CliContext) => void)[] 
   registerReplayCommand,
   registerRunsCommand,
   registerExportCommand,
+  registerPushCommand,
   registerRulesCommand,
   registerQuickstartCommand,
   registerTuiCommand,

@@ -1,7 +1,8 @@
 import { Option, type Command } from 'commander';
 import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
 import { resolveDbPath } from '../db-path.js';
-import { homedir } from 'node:os';
+import { homedir, hostname } from 'node:os';
+import { machineFromHostname, machineNameProblem } from '../../core/machine.js';
 import { ADAPTERS } from '../../ingest/adapters.js';
 import { defaultPaths, discoverSources, type FormatChoice } from '../../ingest/discover.js';
 import { emptySummary, ingestSources, type IngestSummary } from '../../store/ingest-pipeline.js';
@@ -17,6 +18,8 @@ import { ingestProgress } from '../ingest-progress.js';
 
 export interface IngestCommandOptions {
   db: string;
+  /** --machine NAME; undefined: this machine's host name. */
+  machine?: string;
   format: FormatChoice;
   redact: boolean;
   json: boolean;
@@ -24,7 +27,7 @@ export interface IngestCommandOptions {
   progress: boolean;
 }
 
-export const FORMAT_CHOICES: readonly FormatChoice[] = ['auto', 'opencode', 'claude', 'codex'];
+export const FORMAT_CHOICES: readonly FormatChoice[] = ['auto', 'opencode', 'claude', 'codex', 'atif'];
 
 /**
  * Exit status per the contract: 2 nothing could be read (bad input or usage), 1 the job failed
@@ -46,6 +49,9 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
         '(~/.local/share/opencode, ~/.claude/projects, ~/.codex/sessions, ./sessions)',
     );
   }
+  const machineProblem = options.machine === undefined ? null : machineNameProblem(options.machine);
+  if (machineProblem) throw new UsageError(`--machine: ${machineProblem}`);
+  const machine = options.machine === undefined ? { name: machineFromHostname(hostname()), explicit: false } : { name: options.machine, explicit: true };
   const started = Date.now();
   const discovery = await discoverSources(targets, { adapters: ADAPTERS, format: options.format, decompress: decompressZstdHead });
   const summary = emptySummary();
@@ -56,7 +62,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
   const db = await Database.open(options.db, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
   const progress = ingestProgress(output, { json: options.json, lines: options.progress }, started);
   try {
-    await ingestSources(db, discovery.sources, { redact: options.redact, ...progress }, summary);
+    await ingestSources(db, discovery.sources, { redact: options.redact, machine, ...progress }, summary);
     // A killed ingest may have stored sessions it never derived: this one derives them.
     const leftOver = await underivedSessions(db);
     if (leftOver.length > 0) {
@@ -148,8 +154,9 @@ export function registerIngestCommand(program: Command, ctx: CliContext): void {
         'secrets are redacted before anything is written. Exit 0 clean, 1 some input had problems ' +
         '(reported with file and line; the rest is ingested), 2 nothing could be read.',
     )
-    .argument('[path...]', 'files or folders: opencode export JSON, storage trees, opencode.db, Claude Code / Codex JSONL')
+    .argument('[path...]', 'files or folders: opencode export JSON, storage trees, opencode.db, Claude Code / Codex JSONL, ATIF trajectories (.atif.json)')
     .option('--db <file>', DB_OPTION_HELP)
+    .option('--machine <name>', 'label the sources with this machine (default: this host name; an ATIF file that names its machine keeps it unless this is given)')
     .addOption(new Option('--format <format>', 'which agent wrote them').choices(FORMAT_CHOICES as string[]).default('auto'))
     .option('--no-redact', 'keep secrets (tokens, keys, passwords) instead of replacing them with [REDACTED:kind]')
     .option('--json', 'print {sources, sessions, messages, tool_calls, redactions, skipped_unchanged, errors, warnings} only')
@@ -158,10 +165,11 @@ export function registerIngestCommand(program: Command, ctx: CliContext): void {
       'retrace ingest sessions/',
       'retrace ingest ~/.local/share/opencode --db deploys.duckdb',
       'retrace ingest export.json --json | jq .errors',
+      'retrace ingest ~/laptop-copy/.claude/projects --machine laptop-7',
     ]))
-    .action(async (paths: string[], opts: { db?: string; format: FormatChoice; redact: boolean; json?: boolean; progress?: boolean }) => {
+    .action(async (paths: string[], opts: { db?: string; machine?: string; format: FormatChoice; redact: boolean; json?: boolean; progress?: boolean }) => {
       ctx.setExitCode(await ingestCommand(paths, {
-        db: resolveDbPath(opts.db), format: opts.format, redact: opts.redact, json: Boolean(opts.json), progress: Boolean(opts.progress),
+        db: resolveDbPath(opts.db), machine: opts.machine, format: opts.format, redact: opts.redact, json: Boolean(opts.json), progress: Boolean(opts.progress),
       }, ctx.output));
     });
 }

@@ -1,14 +1,15 @@
 import type { Command } from 'commander';
-import { DB_OPTION_HELP, examples, positiveInteger, type CliContext } from '../context.js';
-import { resolveDbPath } from '../db-path.js';
+import { DB_OPTION_HELP, LAKE_OPTION_HELP, examples, positiveInteger, type CliContext } from '../context.js';
+import { resolveStoreLocation } from '../db-path.js';
+import type { StoreLocation } from '../../store/location.js';
 import { resolveSession, sessionMessages, type MessageView, type ToolCallView } from '../../query/session-queries.js';
-import { withDatabase } from '../../store/database.js';
+import { withReader } from '../../store/location.js';
 import { cleanText, oneLine } from '../../core/terminal-text.js';
 import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
 
 export interface ShowOptions {
-  db: string;
+  db: StoreLocation;
   json: boolean;
   from?: number;
   to?: number;
@@ -61,7 +62,7 @@ function renderMessage(message: MessageView, width: number): string[] {
 }
 
 export async function showCommand(reference: string, options: ShowOptions, output: Output): Promise<number> {
-  return withDatabase(options.db, { readOnly: true }, async (db) => {
+  return withReader(options.db, async (db) => {
     const session = await resolveSession(db, reference);
     const messages = await sessionMessages(db, session.id, { from: options.from, to: options.to });
     if (options.json) {
@@ -70,6 +71,12 @@ export async function showCommand(reference: string, options: ShowOptions, outpu
     }
     output.line(`${session.title ?? session.id}  (${session.agent}, ${session.messages} messages, ${session.tool_calls} tool calls)`);
     output.line(`${session.id}  ${session.started_at ?? ''} → ${session.ended_at ?? ''}`);
+    const provenance = [
+      session.machine ? `machine ${session.machine}` : null,
+      session.directory ? `in ${session.directory}` : null,
+      session.source_path ? `from ${session.source_path}` : null,
+    ].filter(Boolean);
+    if (provenance.length > 0) output.line(provenance.join(' · '));
     output.line();
     for (const message of messages) {
       for (const line of renderMessage(message, Math.max(60, output.columns))) output.line(line);
@@ -85,11 +92,12 @@ export function registerShowCommand(program: Command, ctx: CliContext): void {
     .description('Print a session as a story: messages, reasoning, tool calls with their outcome and output.')
     .argument('<session>', 'a session id, an id prefix, or a title substring')
     .option('--db <file>', DB_OPTION_HELP)
+    .option('--lake <dir>', LAKE_OPTION_HELP)
     .option('--from <n>', 'first message ordinal', positiveInteger)
     .option('--to <n>', 'last message ordinal', positiveInteger)
     .option('--json', 'print {session, messages:[{…, tool_calls:[…]}]}')
     .addHelpText('after', examples(['retrace show qwen --from 13 --to 14', 'retrace show ses_3a1f --json']))
-    .action(async (session: string, opts: { db?: string; from?: number; to?: number; json?: boolean }) => {
-      ctx.setExitCode(await showCommand(session, { db: resolveDbPath(opts.db), from: opts.from, to: opts.to, json: Boolean(opts.json) }, ctx.output));
+    .action(async (session: string, opts: { db?: string; lake?: string; from?: number; to?: number; json?: boolean }) => {
+      ctx.setExitCode(await showCommand(session, { db: resolveStoreLocation(opts), from: opts.from, to: opts.to, json: Boolean(opts.json) }, ctx.output));
     });
 }

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
-import { resolveDbPath } from '../db-path.js';
+import { DB_OPTION_HELP, LAKE_OPTION_HELP, examples, type CliContext } from '../context.js';
+import { resolveStoreLocation } from '../db-path.js';
+import { isLake, type StoreLocation } from '../../store/location.js';
 import { DERIVED_TABLES } from '../../store/derived-writer.js';
 import { QueryError, StoreError } from '../../store/errors.js';
 import { withDerivedSessions } from '../derived-store.js';
@@ -11,7 +12,7 @@ import { renderTable } from '../format/table.js';
 import type { Output } from '../output.js';
 
 export interface SqlOptions {
-  db: string;
+  db: StoreLocation;
   json: boolean;
   csv: boolean;
   allowFiles: boolean;
@@ -32,6 +33,9 @@ function explain(error: QueryError, query: string, options: SqlOptions): Error {
   switch (error.reason) {
     case 'refused': {
       const readsFile = /^Permission Error/.test(error.message);
+      if (readsFile && looksLikeQuery(query) && isLake(options.db)) {
+        return new UsageError(`refused: the query reads a file outside the lake (${error.message.split('\n')[0]}); a --lake query reads only the lake's folder`);
+      }
       if (readsFile && looksLikeQuery(query)) {
         return new UsageError(
           `refused: the query reads a file other than the store (${error.message.split('\n')[0]}); pass --allow-files to read other files deliberately`,
@@ -74,7 +78,8 @@ async function deriveFirst(db: string, output: Output): Promise<void> {
  * no extension fetched, and a runaway query is stopped by --timeout and --memory-limit.
  */
 export async function sqlCommand(query: string, options: SqlOptions, output: Output): Promise<number> {
-  if (DERIVED_TABLE.test(query)) await deriveFirst(options.db, output);
+  // A lake holds derived rows as pushed, with their rules fingerprint: nothing to derive there.
+  if (!isLake(options.db) && DERIVED_TABLE.test(query)) await deriveFirst(options.db, output);
   let result;
   try {
     result = await runUserQuery(options.db, query, {
@@ -118,6 +123,7 @@ export function registerSqlCommand(program: Command, ctx: CliContext): void {
     )
     .argument('<query>', 'a DuckDB SQL query')
     .option('--db <file>', DB_OPTION_HELP)
+    .option('--lake <dir>', LAKE_OPTION_HELP)
     .option('--json', 'print an array of row objects')
     .option('--csv', 'print CSV with a header')
     .option('--allow-files', 'let the query read other files (read_csv, read_json, glob, …); still one read-only query')
@@ -128,9 +134,9 @@ export function registerSqlCommand(program: Command, ctx: CliContext): void {
       'retrace sql "SELECT command, duration_ms FROM tool_calls WHERE timed_out" --json',
       "retrace sql --allow-files \"SELECT * FROM read_csv('hosts.csv')\"",
     ]))
-    .action(async (query: string, opts: { db?: string; json?: boolean; csv?: boolean; allowFiles?: boolean; timeout: number; memoryLimit: string }) => {
+    .action(async (query: string, opts: { db?: string; lake?: string; json?: boolean; csv?: boolean; allowFiles?: boolean; timeout: number; memoryLimit: string }) => {
       ctx.setExitCode(await sqlCommand(query, {
-        db: resolveDbPath(opts.db),
+        db: resolveStoreLocation(opts),
         json: Boolean(opts.json),
         csv: Boolean(opts.csv),
         allowFiles: Boolean(opts.allowFiles),

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
-import { DB_OPTION_HELP, examples, positiveInteger, type CliContext } from '../context.js';
-import { resolveDbPath } from '../db-path.js';
+import { DB_OPTION_HELP, LAKE_OPTION_HELP, examples, positiveInteger, type CliContext } from '../context.js';
+import { resolveStoreLocation } from '../db-path.js';
+import type { StoreLocation } from '../../store/location.js';
 import { renderTable } from '../format/table.js';
 import { formatBytes, formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
@@ -38,7 +39,7 @@ function renderTimings(rows: readonly TimingRow[], output: Output): void {
   }));
 }
 
-export async function timingsCommand(options: { db: string; kind: TimingKindChoice; session?: string; json: boolean; limit?: number }, output: Output): Promise<number> {
+export async function timingsCommand(options: { db: StoreLocation; kind: TimingKindChoice; session?: string; json: boolean; limit?: number }, output: Output): Promise<number> {
   let sessionId: string | undefined;
   return withDerivedSessions(output, 
     options.db,
@@ -80,9 +81,10 @@ export function registerTimingsCommand(program: Command, ctx: CliContext): void 
     .option('--session <session>', 'only this session (an id, an id prefix, or a title substring)')
     .option('--limit <n>', `at most this many attempts (default: ${MAX_TEXT_ROWS} on a terminal, all with --json)`, positiveInteger)
     .option('--db <file>', DB_OPTION_HELP)
+    .option('--lake <dir>', LAKE_OPTION_HELP)
     .option('--json', 'print {kind, session, attempts:[{kind, subject, host, attempt, started_at, duration_ms, outcome, bytes?, mb_per_s?, …}]}')
     .addHelpText('after', examples(['retrace timings --kind pull', 'retrace timings --kind download --session qwen', 'retrace timings --json | jq \'.attempts[] | select(.outcome == "timeout")\'']))
-    .action(async (opts: { db?: string; kind: TimingKindChoice; session?: string; json?: boolean; limit?: number }) => {
-      ctx.setExitCode(await timingsCommand({ db: resolveDbPath(opts.db), kind: opts.kind, session: opts.session, json: Boolean(opts.json), limit: opts.limit }, ctx.output));
+    .action(async (opts: { db?: string; lake?: string; kind: TimingKindChoice; session?: string; json?: boolean; limit?: number }) => {
+      ctx.setExitCode(await timingsCommand({ db: resolveStoreLocation(opts), kind: opts.kind, session: opts.session, json: Boolean(opts.json), limit: opts.limit }, ctx.output));
     });
 }

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
-import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
-import { resolveDbPath } from '../db-path.js';
+import { DB_OPTION_HELP, LAKE_OPTION_HELP, examples, type CliContext } from '../context.js';
+import { resolveStoreLocation } from '../db-path.js';
+import type { StoreLocation } from '../../store/location.js';
 import { JobFailedError } from '../errors.js';
 import type { Output } from '../output.js';
 import { deriveFailureOf } from '../../store/derived-writer.js';
@@ -13,7 +14,7 @@ import { renderTreeText } from '../../query/tree/render-text.js';
 export const TREE_FORMATS = ['text', 'json', 'mermaid'] as const;
 export type TreeFormat = (typeof TREE_FORMATS)[number];
 
-export async function treeCommand(reference: string, options: { db: string; format: TreeFormat }, output: Output): Promise<number> {
+export async function treeCommand(reference: string, options: { db: StoreLocation; format: TreeFormat }, output: Output): Promise<number> {
   let sessionId = '';
   let title: string | null = null;
   return withDerivedSessions(output, 
@@ -51,6 +52,7 @@ export function registerTreeCommand(program: Command, ctx: CliContext): void {
     )
     .argument('<session>', 'a session id, an id prefix, or a title substring')
     .option('--db <file>', DB_OPTION_HELP)
+    .option('--lake <dir>', LAKE_OPTION_HELP)
     .addOption(new Option('--format <format>', 'text (indented tree), json ({session, goal, candidates, pivots}) or mermaid').choices(TREE_FORMATS as unknown as string[]).default('text'))
     .option('--json', 'same as --format json')
     .addHelpText('after', examples([
@@ -58,7 +60,7 @@ export function registerTreeCommand(program: Command, ctx: CliContext): void {
       'retrace tree ses_365d --format json | jq ".candidates[] | {name, verdict}"',
       'retrace tree qwen --format mermaid > tree.mmd',
     ]))
-    .action(async (session: string, opts: { db?: string; format: TreeFormat; json?: boolean }) => {
-      ctx.setExitCode(await treeCommand(session, { db: resolveDbPath(opts.db), format: opts.json ? 'json' : opts.format }, ctx.output));
+    .action(async (session: string, opts: { db?: string; lake?: string; format: TreeFormat; json?: boolean }) => {
+      ctx.setExitCode(await treeCommand(session, { db: resolveStoreLocation(opts), format: opts.json ? 'json' : opts.format }, ctx.output));
     });
 }

@@ -1,7 +1,8 @@
 import type { Output } from '../output.js';
 import type { Command } from 'commander';
-import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
-import { resolveDbPath } from '../db-path.js';
+import { DB_OPTION_HELP, LAKE_OPTION_HELP, examples, type CliContext } from '../context.js';
+import { resolveStoreLocation } from '../db-path.js';
+import type { StoreLocation } from '../../store/location.js';
 import { UsageError } from '../errors.js';
 import { listSessions, resolveSession } from '../../query/session-queries.js';
 import { loadRun, RunLookupError } from '../../store/run-queries.js';
@@ -11,7 +12,7 @@ import type { Route } from '../../tui/routes.js';
 import { createTuiServices } from '../tui-services.js';
 
 export interface TuiOptions {
-  db: string;
+  db: StoreLocation;
   run?: string;
 }
 
@@ -31,7 +32,8 @@ export async function startRoutes(db: Database, reference: string | undefined, r
   }
   if (!reference) return [{ screen: 'sessions' }];
   const session = await resolveSession(db, reference);
-  return [{ screen: 'sessions' }, { screen: 'timeline', sessionId: session.id, title: session.title ?? session.id }];
+  const title = session.title ?? session.id;
+  return [{ screen: 'sessions' }, { screen: 'timeline', sessionId: session.id, title: session.machine ? `${title} @${session.machine}` : title }];
 }
 
 type TuiModule = typeof import('../../tui/run-tui.js');
@@ -86,8 +88,9 @@ export function registerTuiCommand(program: Command, ctx: CliContext): void {
     .argument('[session]', 'open this session\'s timeline (an id, an id prefix, or a title substring)')
     .option('--run <id>', 'open this run beside its record (an id or id prefix)')
     .option('--db <file>', DB_OPTION_HELP)
+    .option('--lake <dir>', LAKE_OPTION_HELP)
     .addHelpText('after', examples(['retrace tui', 'retrace tui qwen', 'retrace tui --run run_2026', 'NO_COLOR=1 retrace tui --db sample.duckdb']))
-    .action(async (session: string | undefined, opts: { db?: string; run?: string }) => {
-      ctx.setExitCode(await tuiCommand(session, { db: resolveDbPath(opts.db), run: opts.run }, ctx.output));
+    .action(async (session: string | undefined, opts: { db?: string; lake?: string; run?: string }) => {
+      ctx.setExitCode(await tuiCommand(session, { db: resolveStoreLocation(opts), run: opts.run }, ctx.output));
     });
 }

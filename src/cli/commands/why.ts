@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
-import { resolveDbPath } from '../db-path.js';
+import { DB_OPTION_HELP, LAKE_OPTION_HELP, examples, type CliContext } from '../context.js';
+import { resolveStoreLocation } from '../db-path.js';
+import type { StoreLocation } from '../../store/location.js';
 import { UsageError } from '../errors.js';
 import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
@@ -38,7 +39,7 @@ export function renderWhy(answer: WhyAnswer, width: number): string[] {
   return lines;
 }
 
-export async function whyCommand(query: string, options: { db: string; session?: string; json: boolean }, output: Output): Promise<number> {
+export async function whyCommand(query: string, options: { db: StoreLocation; session?: string; json: boolean }, output: Output): Promise<number> {
   let sessionId: string | undefined;
   return withDerivedSessions(output, 
     options.db,
@@ -82,9 +83,10 @@ export function registerWhyCommand(program: Command, ctx: CliContext): void {
     .argument('<candidate>', 'part of a candidate name, e.g. scitrera or sglang:spark')
     .option('--session <session>', 'only this session (an id, an id prefix, or a title substring)')
     .option('--db <file>', DB_OPTION_HELP)
+    .option('--lake <dir>', LAKE_OPTION_HELP)
     .option('--json', 'print {query, candidates:[{session, name, kind, verdict, reason, evidence:[{message_ordinal, call_id, command, lines…}], followup}]}')
     .addHelpText('after', examples(['retrace why scitrera', 'retrace why sglang:spark --session qwen', 'retrace why hellohal --json | jq .candidates[0].reason']))
-    .action(async (candidate: string, opts: { db?: string; session?: string; json?: boolean }) => {
-      ctx.setExitCode(await whyCommand(candidate, { db: resolveDbPath(opts.db), session: opts.session, json: Boolean(opts.json) }, ctx.output));
+    .action(async (candidate: string, opts: { db?: string; lake?: string; session?: string; json?: boolean }) => {
+      ctx.setExitCode(await whyCommand(candidate, { db: resolveStoreLocation(opts), session: opts.session, json: Boolean(opts.json) }, ctx.output));
     });
 }

@@ -33,10 +33,15 @@ export function sessionsHeader(width: number): Segment[] {
   return [seg(`  ${fit('agent', 9)}${fit('title', Math.max(8, width - fixed))}${fit(' dates (UTC)', 23)}${fitRight('msgs', 7)}${fitRight('calls', 7)}${fitRight('cand', 6)}`, 'dim')];
 }
 
-/** The selected session in full: its id, whose sub-agent it is, its whole title. */
-function footer(session: SessionRow): Segment[] {
+/** The selected session in full: its id, whose sub-agent it is, where it came from, its whole title. */
+export function sessionFooter(session: SessionRow): Segment[] {
   const parent = session.parent_id ? ` · sub-agent of ${session.parent_id}` : '';
-  return [seg(`  ${session.id}${parent}`, 'dim'), seg(session.title ? ` · ${oneLine(session.title)}` : '')];
+  const origin = [session.machine ? `@${session.machine}` : null, session.directory ? oneLine(session.directory) : null].filter(Boolean).join(' ');
+  return [
+    seg(`  ${session.id}${parent}`, 'dim'),
+    ...(origin ? [seg(` · ${origin}`, 'accent')] : []),
+    seg(session.title ? ` · ${oneLine(session.title)}` : ''),
+  ];
 }
 
 export function SessionsScreen({ width, height, visible }: ScreenProps) {
@@ -55,7 +60,8 @@ export function SessionsScreen({ width, height, visible }: ScreenProps) {
       if (input === 'r') return used(() => navigator.open({ screen: 'runs' }));
       if (!selected) return false;
       const title = selected.title ?? selected.id;
-      if (key.return) navigator.open({ screen: 'timeline', sessionId: selected.id, title });
+      // The timeline's header names the machine the session came from (a lake holds many).
+      if (key.return) navigator.open({ screen: 'timeline', sessionId: selected.id, title: selected.machine ? `${title} @${selected.machine}` : title });
       else if (input === 'd') navigator.open({ screen: 'tree', sessionId: selected.id, title });
       else if (input === 't') navigator.open({ screen: 'timings', sessionId: selected.id, title });
       else return false;
@@ -74,7 +80,7 @@ export function SessionsScreen({ width, height, visible }: ScreenProps) {
         renderRow={(row) => (row ? sessionRowSegments(row, width - 2) : [seg('…', 'dim')])}
         empty={state.sessions ? 'no sessions in this store: run `retrace ingest` first' : 'loading…'}
       />
-      <Line segments={selected ? footer(selected) : []} width={width} />
+      <Line segments={selected ? sessionFooter(selected) : []} width={width} />
     </ScreenFrame>
   );
 }
