@@ -7,6 +7,7 @@ import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
 import { withDatabase } from '../../store/database.js';
 import { listRuns, loadRun, RunLookupError } from '../../store/run-queries.js';
+import { describeHosts } from '../../core/run/fleet.js';
 
 export async function runsCommand(reference: string | undefined, options: { db: string; json: boolean }, output: Output): Promise<number> {
   return withDatabase(options.db, { readOnly: true }, async (db) => {
@@ -24,15 +25,16 @@ export async function runsCommand(reference: string | undefined, options: { db: 
         return 0;
       }
       output.line(`${run.id}  ${run.mode} ${run.status}  replay of ${run.session_title ?? run.session_id ?? '?'}  (${run.plan ?? ''})`);
-      output.line(`hosts: ${Object.entries(run.hosts).map(([role, host]) => `${role}=${host}`).join(', ') || '—'}`);
+      output.line(`hosts: ${describeHosts(run.hosts) || '—'}`);
       output.line('');
       output.line(
         renderTable(
-          ['#', 'step', 'role', 'status', 'exit', 'took', 'verdict', 'detail'],
+          ['#', 'step', 'role', 'host', 'status', 'exit', 'took', 'verdict', 'detail'],
           steps.map((s) => ({
             '#': s.step_index + 1,
             step: s.attempt > 1 ? `${s.step_id} (attempt ${s.attempt})` : s.step_id,
             role: s.role,
+            host: s.host ?? '',
             status: s.status,
             exit: s.exit_code ?? '',
             took: s.status === 'planned' ? '' : formatDuration(s.duration_ms),
