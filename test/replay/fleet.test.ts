@@ -103,6 +103,11 @@ describe('a replay over a fleet', () => {
     // 8 steps on the head alone, 3 on the head and the four workers, 1 on the workers: a row per host and step.
     expect(done.step_rows).toHaveLength(8 + 3 * 5 + 4);
     expect(done.steps).toBe(done.step_rows.length);
+    // The ticket's view: every host of every step.
+    const report = await runRetrace(['runs', runId, '--format', 'markdown', '--db', dbPath]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout.match(/^\| 3 \| pull-image \| (head|worker) \| \S+ \| ok \|/gm)).toHaveLength(5);
+    expect(report.stdout).toMatch(/^\| 5 \| download-model \(attempt 2\) \| worker \|/m);
   });
 
   it('stops a failed host and what waits for it, never its siblings; at most --forks hosts at once', async () => {
