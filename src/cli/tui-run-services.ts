@@ -35,7 +35,9 @@ async function recordedByStep(db: Database, sessionId: string | null, planJson: 
 export async function runStepRows(db: Database, runId: string): Promise<RunStepRow[]> {
   const run = await loadRun(db, runId);
   const recorded = await recordedByStep(db, run.session_id, run.plan_json);
+  const fleet = (role: string): boolean => (run.hosts[role]?.length ?? 0) > 1;
   return run.step_rows.map((step) => ({
+    ...(fleet(step.role) && step.host ? { fleet_host: step.host.replace(/^[^@]*@/, '') } : {}),
     step_id: step.step_id,
     ordinal: step.step_index,
     role: step.role,
