@@ -2,19 +2,20 @@
 # Makes sure the tools the test suite drives for real are installed:
 #   sshd, ssh, ssh-keygen (the replay tests start real OpenSSH servers on loopback)
 #   tmux                  (the TUI end-to-end test runs in a real terminal)
+#   ansible-playbook      (the Ansible export is run for real against the sshd test hosts)
 # Fast and silent when everything is present. When something is missing and we are root
 # with apt, installs it; otherwise exits 1 with the exact command to run.
 # The system sshd service is never wanted: the tests start their own sshd on 127.0.0.2/3.
 set -euo pipefail
 
 SSHD_BIN=/usr/sbin/sshd
-PACKAGES=(openssh-server openssh-client tmux)
+PACKAGES=(openssh-server openssh-client tmux ansible-core)
 LOG_FILE="${TMPDIR:-/tmp}/retrace-ensure-test-tools.log"
 
 missing_tools() {
   [[ -x "$SSHD_BIN" ]] || echo sshd
   local tool
-  for tool in ssh ssh-keygen tmux; do
+  for tool in ssh ssh-keygen tmux ansible-playbook; do
     command -v "$tool" >/dev/null 2>&1 || echo "$tool"
   done
 }

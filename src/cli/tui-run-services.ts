@@ -1,4 +1,4 @@
-import { planSchema } from '../core/plan/schema.js';
+import { planSchema, recordedCallOf } from '../core/plan/schema.js';
 import { listRuns, loadRun } from '../store/run-queries.js';
 import type { Database } from '../store/database.js';
 import { recordedCalls, tableExists, type RecordedCall } from '../store/view-queries.js';
@@ -12,16 +12,22 @@ export async function listRunRows(db: Database): Promise<RunRow[]> {
 
 const EXCERPT_CHARS = 600;
 
-/** The recorded tool call of each plan step (the plan names it as `source.call_id`), by step id. */
+/** The recorded tool call of each plan step on each role (a role's own, see `recordedCallOf`), by `step\0role`. */
 async function recordedByStep(db: Database, sessionId: string | null, planJson: string): Promise<Map<string, RecordedCall>> {
   const plan = planSchema.safeParse(JSON.parse(planJson || '{}'));
   if (!sessionId || !plan.success) return new Map();
-  const callOf = new Map(plan.data.steps.flatMap((step) => (step.source.call_id ? [[step.id, step.source.call_id] as const] : [])));
+  const callOf = new Map<string, string>();
+  for (const step of plan.data.steps) {
+    for (const role of step.roles) {
+      const callId = recordedCallOf(step, role).call_id;
+      if (callId) callOf.set(`${step.id}\u0000${role}`, callId);
+    }
+  }
   const calls = await recordedCalls(db, sessionId, [...new Set(callOf.values())], EXCERPT_CHARS);
   const byStep = new Map<string, RecordedCall>();
-  for (const [stepId, callId] of callOf) {
+  for (const [key, callId] of callOf) {
     const call = calls.get(callId);
-    if (call) byStep.set(stepId, call);
+    if (call) byStep.set(key, call);
   }
   return byStep;
 }
@@ -29,7 +35,9 @@ async function recordedByStep(db: Database, sessionId: string | null, planJson: 
 export async function runStepRows(db: Database, runId: string): Promise<RunStepRow[]> {
   const run = await loadRun(db, runId);
   const recorded = await recordedByStep(db, run.session_id, run.plan_json);
+  const fleet = (role: string): boolean => (run.hosts[role]?.length ?? 0) > 1;
   return run.step_rows.map((step) => ({
+    ...(fleet(step.role) && step.host ? { fleet_host: step.host.replace(/^[^@]*@/, '') } : {}),
     step_id: step.step_id,
     ordinal: step.step_index,
     role: step.role,
@@ -40,6 +48,6 @@ export async function runStepRows(db: Database, runId: string): Promise<RunStepR
     duration_ms: step.duration_ms,
     verdict: step.verdict,
     detail: step.detail,
-    recorded: recorded.get(step.step_id) ?? null,
+    recorded: recorded.get(`${step.step_id}\u0000${step.role}`) ?? null,
   }));
 }

@@ -159,7 +159,8 @@ export interface RunRecord {
   planJson: string;
   mode: 'dry' | 'live';
   status: string;
-  hosts: Record<string, string>;
+  /** role → the hosts it ran on (`user@host`). */
+  hosts: Record<string, string[]>;
   startedAt: number;
   endedAt: number | null;
   /** Where the run came from, e.g. `runlog:<file>`. */

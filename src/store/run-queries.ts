@@ -1,6 +1,7 @@
 import type { Database } from './database.js';
 import type { Row } from './values.js';
 import type { RunSummary } from '../core/run/summary.js';
+import { fleetFromStored, hostListsFromStored, type Fleet } from '../core/run/fleet.js';
 
 export type { RunSummary };
 
@@ -33,15 +34,17 @@ export interface RunStepRow {
 export interface StoredRun extends RunSummary {
   session_title: string | null;
   plan_json: string;
-  hosts: Record<string, string>;
-  host_specs: Record<string, string>;
+  /** role → the hosts it ran on, `user@host:port` (several for a fleet). */
+  hosts: Record<string, string[]>;
+  /** role → the hosts as named (--host, an inventory): what a resume reconnects to. */
+  host_specs: Fleet;
   step_from: string | null;
   step_to: string | null;
   origin: string | null;
   pid: number | null;
   /** The `--var` values the run was started with. */
   vars: Record<string, string>;
-  /** The latest attempt of every step on every host. */
+  /** The latest attempt of every step on every host of every role. */
   step_rows: RunStepRow[];
 }
 
@@ -75,10 +78,13 @@ function summaryOf(row: Row): RunSummary {
   };
 }
 
+/** The latest attempt of the target (step, role, host) of the row `s`. */
+const LATEST_ATTEMPT = `SELECT max(t.attempt) FROM run_steps t WHERE t.run_id = s.run_id AND t.step_id = s.step_id AND t.role = s.role AND t.host IS NOT DISTINCT FROM s.host`;
+
 const RUN_COLUMNS = `r.*,
-  (SELECT count(DISTINCT (s.step_id, s.role)) FROM run_steps s WHERE s.run_id = r.id) AS step_count,
+  (SELECT count(DISTINCT (s.step_id, s.role, coalesce(s.host, ''))) FROM run_steps s WHERE s.run_id = r.id) AS step_count,
   (SELECT count(*) FROM run_steps s WHERE s.run_id = r.id AND s.verdict = 'diverged'
-     AND s.attempt = (SELECT max(t.attempt) FROM run_steps t WHERE t.run_id = s.run_id AND t.step_id = s.step_id AND t.role = s.role)) AS diverged_count`;
+     AND s.attempt = (${LATEST_ATTEMPT})) AS diverged_count`;
 
 export async function listRuns(db: Database): Promise<RunSummary[]> {
   const rows = await db.all(`SELECT ${RUN_COLUMNS} FROM runs r ORDER BY r.started_at, r.id`);
@@ -102,16 +108,16 @@ export async function loadRun(db: Database, reference: string): Promise<StoredRu
   const id = String(row['id']);
   const steps = await db.all(
     `SELECT * FROM run_steps s WHERE s.run_id = ?
-       AND s.attempt = (SELECT max(t.attempt) FROM run_steps t WHERE t.run_id = s.run_id AND t.step_id = s.step_id AND t.role = s.role)
-     ORDER BY s.step_index, s.role`,
+       AND s.attempt = (${LATEST_ATTEMPT})
+     ORDER BY s.step_index, s.role, s.host`,
     [id],
   );
   return {
     ...summaryOf(row),
     session_title: text(row['session_title']),
     plan_json: String(row['plan_json'] ?? '{}'),
-    hosts: JSON.parse(String(row['hosts'] ?? '{}')) as Record<string, string>,
-    host_specs: JSON.parse(String(row['host_specs'] ?? '{}')) as Record<string, string>,
+    hosts: hostListsFromStored(JSON.parse(String(row['hosts'] ?? '{}'))),
+    host_specs: fleetFromStored(JSON.parse(String(row['host_specs'] ?? '{}'))),
     step_from: text(row['step_from']),
     step_to: text(row['step_to']),
     origin: text(row['origin']),

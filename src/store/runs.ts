@@ -16,8 +16,24 @@ export function messageIdOf(runId: string, stepId: string): string {
   return `${runId}/${stepId}`;
 }
 
-export function callIdOf(step: Pick<StepStart, 'runId' | 'stepId' | 'role' | 'attempt'>): string {
-  return `${step.runId}/${step.stepId}/${step.role}/${step.attempt}`;
+/** A tool call per host execution: `run/step/role/attempt`, with `@host` when the role has several hosts. */
+export function callIdOf(step: Pick<StepStart, 'runId' | 'stepId' | 'role' | 'host' | 'attempt'>, fleet = false): string {
+  return `${step.runId}/${step.stepId}/${step.role}${fleet ? `@${step.host}` : ''}/${step.attempt}`;
+}
+
+/** The rows of one target's attempt: a step on one host of one role. */
+const TARGET_WHERE = `run_id = ? AND step_id = ? AND role = ? AND host IS NOT DISTINCT FROM ? AND attempt = ?`;
+const targetParams = (step: Pick<StepStart, 'runId' | 'stepId' | 'role' | 'host' | 'attempt'>): (string | number)[] => [step.runId, step.stepId, step.role, step.host, step.attempt];
+
+/** Whether the run sends this role to several hosts (then its call ids name the host). */
+async function roleIsFleet(db: Database, runId: string, role: string): Promise<boolean> {
+  const hosts = await db.scalar(`SELECT hosts FROM runs WHERE id = ?`, [runId]);
+  try {
+    const list = (JSON.parse(String(hosts ?? '{}')) as Record<string, unknown>)[role];
+    return Array.isArray(list) && list.length > 1;
+  } catch {
+    return false;
+  }
 }
 
 function callStatus(status: string): string {
@@ -91,8 +107,8 @@ async function hasSession(db: Database, runId: string): Promise<boolean> {
 
 export async function writeStepStart(db: Database, step: StepStart): Promise<void> {
   const messageId = messageIdOf(step.runId, step.stepId);
-  const callId = callIdOf(step);
-  await db.run(`DELETE FROM run_steps WHERE run_id = ? AND step_id = ? AND role = ? AND attempt = ?`, [step.runId, step.stepId, step.role, step.attempt]);
+  const callId = callIdOf(step, await roleIsFleet(db, step.runId, step.role));
+  await db.run(`DELETE FROM run_steps WHERE ${TARGET_WHERE}`, targetParams(step));
   await db.run(
     `INSERT INTO run_steps (run_id, step_id, step_index, role, host, attempt, description, command, guard, destructive, guard_satisfied, status, exit_code, timed_out, started_at, ended_at, duration_ms, output, verdict, detail, call_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'running', NULL, false, ${ts('?')}, NULL, NULL, NULL, NULL, NULL, ?)`,
@@ -124,12 +140,12 @@ export async function writeStepStart(db: Database, step: StepStart): Promise<voi
 }
 
 export async function writeStepFinish(db: Database, step: StepFinish): Promise<void> {
-  const callId = callIdOf(step);
+  const callId = callIdOf(step, await roleIsFleet(db, step.runId, step.role));
   await db.run(
     `UPDATE run_steps SET status = ?, exit_code = ?, timed_out = ?, guard_satisfied = ?, ended_at = ${ts('?')}, duration_ms = ?,
        output = ?, verdict = ?, detail = ?
-     WHERE run_id = ? AND step_id = ? AND role = ? AND attempt = ?`,
-    [step.status, step.exitCode, step.timedOut, step.guardSatisfied, step.endedAt, step.endedAt - step.startedAt, step.output, step.verdict, step.detail, step.runId, step.stepId, step.role, step.attempt],
+     WHERE ${TARGET_WHERE}`,
+    [step.status, step.exitCode, step.timedOut, step.guardSatisfied, step.endedAt, step.endedAt - step.startedAt, step.output, step.verdict, step.detail, ...targetParams(step)],
   );
   if (!(await hasSession(db, step.runId))) return;
   await db.run(
@@ -138,7 +154,7 @@ export async function writeStepFinish(db: Database, step: StepFinish): Promise<v
      WHERE session_id = ? AND call_id = ?`,
     [callStatus(step.status), step.output, step.endedAt, step.endedAt - step.startedAt, step.exitCode, step.timedOut, JSON.stringify({ status: step.status, verdict: step.verdict, detail: step.detail, guard_satisfied: step.guardSatisfied }), step.runId, callId],
   );
-  const summary = `${step.role}: ${step.status}${step.verdict ? ` (${step.verdict}${step.detail ? `: ${step.detail}` : ''})` : ''}`;
+  const summary = `${step.role} ${step.host}: ${step.status}${step.verdict ? ` (${step.verdict}${step.detail ? `: ${step.detail}` : ''})` : ''}`;
   await db.run(
     `UPDATE messages SET completed_at = greatest(coalesce(completed_at, ${ts('?')}), ${ts('?')}), text = text || chr(10) || ?
      WHERE session_id = ? AND id = ?`,
@@ -152,7 +168,7 @@ export async function writeRunEnd(db: Database, runId: string, status: RunStatus
   await db.run(
     `UPDATE runs SET status = ?, ended_at = ${ts('?')},
        diverged = (SELECT count(*) FROM run_steps s WHERE s.run_id = ? AND s.verdict = 'diverged'
-         AND s.attempt = (SELECT max(t.attempt) FROM run_steps t WHERE t.run_id = s.run_id AND t.step_id = s.step_id AND t.role = s.role))
+         AND s.attempt = (SELECT max(t.attempt) FROM run_steps t WHERE t.run_id = s.run_id AND t.step_id = s.step_id AND t.role = s.role AND t.host IS NOT DISTINCT FROM s.host))
      WHERE id = ?`,
     [status, endedAt, runId, runId],
   );
@@ -174,7 +190,7 @@ export class StoreRunRecorder implements RunRecorder {
     return this.serial(() => writeRunHeader(this.db, header));
   }
 
-  runResumed(runId: string, hosts: Record<string, string>, at: number, pid: number | null, now?: { planJson: string; vars: Record<string, string> }): Promise<void> {
+  runResumed(runId: string, hosts: Record<string, string[]>, at: number, pid: number | null, now?: { planJson: string; vars: Record<string, string> }): Promise<void> {
     return this.serial(async () => {
       await this.db.run(`UPDATE runs SET status = 'running', ended_at = NULL, hosts = ?, pid = ?, resumed_at = ${ts('?')} WHERE id = ?`, [JSON.stringify(hosts), pid, at, runId]);
       if (now) await this.db.run(`UPDATE runs SET plan_json = ?, vars = ? WHERE id = ?`, [now.planJson, JSON.stringify(now.vars), runId]);
@@ -189,9 +205,9 @@ export class StoreRunRecorder implements RunRecorder {
     return this.serial(() => writeStepFinish(this.db, step));
   }
 
-  stepRemoteProcess(runId: string, stepId: string, role: string, attempt: number, pgid: number): Promise<void> {
+  stepRemoteProcess(runId: string, target: { stepId: string; role: string; host: string; attempt: number }, pgid: number): Promise<void> {
     return this.serial(async () => {
-      await this.db.run(`UPDATE run_steps SET remote_pgid = ? WHERE run_id = ? AND step_id = ? AND role = ? AND attempt = ?`, [pgid, runId, stepId, role, attempt]);
+      await this.db.run(`UPDATE run_steps SET remote_pgid = ? WHERE ${TARGET_WHERE}`, [pgid, ...targetParams({ runId, ...target })]);
     });
   }
 
@@ -200,15 +216,35 @@ export class StoreRunRecorder implements RunRecorder {
   }
 }
 
-/** A run read from an exported script's log: its `runs` and `run_steps` rows, replacing any earlier import. */
+/** Two runs never share an id: an imported run log whose id the store holds from elsewhere is refused. */
+export class RunIdTakenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunIdTakenError';
+  }
+}
+
+/**
+ * A run read from an exported script's log: its `runs` and `run_steps` rows. The same log read
+ * again (it grew, or changed) replaces its earlier import; a run of that id from anywhere else (a
+ * live replay, another log) is never merged with it: the source is refused, and says why.
+ */
 export async function writeImportedRun(db: Database, item: RunItem): Promise<void> {
   const { run, steps } = item;
+  const [taken] = await db.all(`SELECT origin FROM runs WHERE id = ?`, [run.id]);
+  if (taken && taken['origin'] !== run.origin) {
+    const from = String(taken['origin'] ?? 'replay');
+    throw new RunIdTakenError(
+      `run ${run.id} is already in the store (from ${from === 'replay' ? 'a replay of this machine' : from.replace(/^runlog:/, 'the run log ')}); ` +
+        'two runs are never merged, so this run log was not imported (a copy of the same log, or a run id written by hand? give its first line another run_id)',
+    );
+  }
   await db.run(`DELETE FROM run_steps WHERE run_id = ?`, [run.id]);
   await db.run(`DELETE FROM runs WHERE id = ?`, [run.id]);
   await db.run(
     `INSERT INTO runs (id, session_id, session_title, plan, plan_json, mode, status, hosts, host_specs, step_from, step_to, started_at, ended_at, diverged, pid, origin, resumed_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ${ts('?')}, ${ts('?')}, 0, NULL, ?, NULL)`,
-    [run.id, run.sessionId, run.sessionTitle, run.planLabel, run.planJson, run.mode, run.status, JSON.stringify(run.hosts), JSON.stringify(run.hosts), run.startedAt, run.endedAt, run.origin],
+    [run.id, run.sessionId, run.sessionTitle, run.planLabel, run.planJson, run.mode, run.status, JSON.stringify(run.hosts), JSON.stringify(Object.fromEntries(Object.entries(run.hosts).map(([role, list]) => [role, list.map((spec) => ({ spec }))]))), run.startedAt, run.endedAt, run.origin],
   );
   for (const step of steps) {
     await db.run(

@@ -15,7 +15,7 @@ export class RunEventBuffer {
 
   readonly listener = (event: RunEvent): void => {
     this.events.push(event);
-    if (event.type === 'output') this.trimOutput(`${event.target.stepId}\u0000${event.target.role}`, event.chunk.length);
+    if (event.type === 'output') this.trimOutput(`${event.target.stepId}\u0000${event.target.role}\u0000${event.target.host}`, event.chunk.length);
     for (const subscriber of this.subscribers) subscriber(event);
   };
 
@@ -32,7 +32,7 @@ export class RunEventBuffer {
     }
     let excess = total - OUTPUT_BUDGET_CHARS;
     this.events = this.events.filter((event) => {
-      if (excess <= 0 || event.type !== 'output' || `${event.target.stepId}\u0000${event.target.role}` !== step) return true;
+      if (excess <= 0 || event.type !== 'output' || `${event.target.stepId}\u0000${event.target.role}\u0000${event.target.host}` !== step) return true;
       excess -= event.chunk.length;
       return false;
     });

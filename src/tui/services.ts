@@ -82,6 +82,8 @@ export interface RunStepRow {
   ordinal: number;
   role: string;
   host: string | null;
+  /** Set when the role ran on several hosts: the host's address, to tell its rows apart. */
+  fleet_host?: string;
   command: string;
   status: string;
   exit_code: number | null;

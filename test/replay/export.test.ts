@@ -1,7 +1,7 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exportCommand, EXPORT_WRITERS } from '../../src/cli/commands/export.js';
 import { REPLAY_EXPORT_WRITERS } from '../../src/cli/export-replay-writers.js';
@@ -9,6 +9,7 @@ import type { Output } from '../../src/cli/output.js';
 import { listRuns, loadRun } from '../../src/store/run-queries.js';
 import type { TestHosts } from '../ssh/harness.js';
 import { ingestPaths, queryStore } from '../helpers/ingest.js';
+import { runRetrace } from '../helpers/cli.js';
 import { plantedSecrets, SESSIONS_DIR } from '../helpers/sample.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
 import { useTestHosts } from './helpers/hosts.js';
@@ -76,6 +77,92 @@ describe('export --to sh', () => {
   });
 });
 
+/** Starts a command on a test host; resolves with its exit and output once it ends. */
+function onHostAsync(alias: string, command: string, onLine: (line: string) => void = () => undefined): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('ssh', ['-F', hosts.sshConfigPath, '-o', 'BatchMode=yes', alias, command], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const take = (chunk: Buffer): void => {
+      out += chunk.toString('utf8');
+      for (const line of chunk.toString('utf8').split('\n')) if (line) onLine(line);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+interface LogLine { type: string; step_id?: string; started_at?: number; ended_at?: number; status?: string }
+const logOf = (path: string): LogLine[] => readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LogLine);
+
+describe('export PLAN.yaml --to sh: roles at once', () => {
+  it('runs both roles of the sample at the same time; the worker waits until the head\'s cluster answers', { timeout: 240_000 }, async () => {
+    const planPath = join(dir, 'qwen.yaml');
+    expect((await runRetrace(['plan', 'Qwen3.5', '-o', planPath, '--db', dbPath])).code).toBe(0);
+    for (const role of ['head', 'worker'] as const) {
+      const exported = await runRetrace(['export', planPath, '--to', 'sh', '-o', join(hosts.host(role).homeDir, 'fleet.sh')]);
+      expect(exported.code, exported.stderr).toBe(0);
+    }
+    const secrets = 'HF_TOKEN=hf_scriptTESTtoken00000000000000000001 PYPI_PASSWORD=pw-script API_KEY=sk-script-test-key-0000000000000000000';
+    // The worker starts first; the head only once the worker says it is waiting for the cluster.
+    let headRun: Promise<{ code: number | null; out: string }> | null = null;
+    let startHead: () => void = () => undefined;
+    const headStarted = new Promise<void>((resolve) => (startHead = resolve));
+    const worker = onHostAsync('spark-worker', `${secrets} bash ~/fleet.sh --role worker --yes --log ~/fleet-worker.jsonl`, (line) => {
+      if (/\[join-cluster\] waiting for the ray cluster at 192\.168\.200\.1:6379/.test(line) && !headRun) {
+        headRun = onHostAsync('spark-head', `${secrets} bash ~/fleet.sh --role head --yes --log ~/fleet-head.jsonl`);
+        startHead();
+      }
+    });
+    await Promise.race([headStarted, worker]);
+    expect(headRun, 'the worker never waited for the head').not.toBeNull();
+    const [workerEnd, headEnd] = await Promise.all([worker, headRun as unknown as Promise<{ code: number | null; out: string }>]);
+    expect(workerEnd.code, workerEnd.out).toBe(0);
+    expect(headEnd.code, headEnd.out).toBe(0);
+    const workerLog = logOf(join(hosts.host('worker').homeDir, 'fleet-worker.jsonl'));
+    const headLog = logOf(join(hosts.host('head').homeDir, 'fleet-head.jsonl'));
+    const headStart = headLog.find((l) => l.type === 'step-finished' && l.step_id === 'start-cluster-head');
+    const join_ = workerLog.find((l) => l.type === 'step-finished' && l.step_id === 'join-cluster');
+    // The worker joined after the head's cluster was up, and the head's check saw both nodes.
+    expect(join_?.ended_at ?? 0).toBeGreaterThan(headStart?.ended_at ?? Infinity);
+    expect(headLog.at(-1)).toMatchObject({ type: 'run-finished', status: 'ok' });
+    expect(workerLog.at(-1)).toMatchObject({ type: 'run-finished', status: 'ok' });
+    expect(headEnd.out).toMatch(/\[check-health\]/);
+  });
+
+  it('stops at a destructive step nobody can confirm, and refuses a misspelled --from', async () => {
+    const planPath = join(dir, 'small.yaml');
+    const marker = join(dir, 'after-destructive');
+    writeFileSync(planPath, stringify({
+      version: 1,
+      session: { id: 'ses_small', title: 'small' },
+      roles: { head: {} },
+      steps: [
+        { id: 'wipe', roles: ['head'], command: 'echo wiping', destructive: true, guard: 'false' },
+        { id: 'after', roles: ['head'], command: `touch ${marker}` },
+      ],
+    }));
+    const script = join(dir, 'small.sh');
+    expect((await runRetrace(['export', planPath, '--to', 'sh', '-o', script])).code).toBe(0);
+    const log = join(dir, 'small.jsonl');
+    const stopped = spawnSync('bash', [script, '--role', 'head', '--log', log], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(stopped.status).toBe(3);
+    expect(stopped.stderr).toContain('[wipe] destructive, and no terminal is attached to confirm it: run again with --yes to approve it; stopping here');
+    expect(readFileSync(log, 'utf8')).toContain('"status":"aborted"');
+    expect(spawnSync('test', ['-e', marker]).status).toBe(1);
+    const misspelled = spawnSync('bash', [script, '--role', 'head', '--from', 'wpie', '--log', join(dir, 'x.jsonl')], { encoding: 'utf8' });
+    expect(misspelled.status).toBe(2);
+    expect(misspelled.stderr).toContain('--from/--to wpie: head has no step of that id (its steps: wipe after )');
+    expect(spawnSync('bash', [script, '--role', 'head', '--yes', '--log', join(dir, 'y.jsonl')]).status).toBe(0);
+    expect(spawnSync('test', ['-e', marker]).status).toBe(0);
+    // A plan that does not validate is not exported.
+    writeFileSync(join(dir, 'bad.yaml'), 'version: 1\nsession: { id: s }\nroles: { head: {} }\nsteps: [{ id: Bad_Id, roles: [head], command: x }]\n');
+    const bad = await runRetrace(['export', join(dir, 'bad.yaml'), '--to', 'sh']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.yaml/);
+  });
+});
+
 describe('export --to ansible', () => {
   it('writes a playbook (one play per step) and an inventory with one group per role', async () => {
     const folder = join(dir, 'ansible');
@@ -104,24 +191,36 @@ describe('export --to ansible', () => {
     expect(plays.map((p) => p.hosts)).toEqual(['head', 'head', 'head:worker', 'head:worker', 'head:worker', 'head', 'worker', 'head', 'head', 'head', 'head', 'head']);
     expect(plays.every((p) => p.any_errors_fatal)).toBe(true);
     const task = (play: number, index = -1) => plays[play]?.tasks.at(index) ?? {};
-    expect(task(0, 0)).toMatchObject({ 'ansible.builtin.assert': { that: ['retrace_yes | default(false) | bool'] } });
+    // Guard first, then the confirmation, only where the work is not done: a second run changes nothing.
+    expect(task(0, 0)).toMatchObject({ register: 'guard_1', changed_when: false, failed_when: false });
+    expect(task(0, 1)).toMatchObject({ 'ansible.builtin.assert': { that: ['retrace_yes | default(false) | bool'] }, when: 'guard_1.rc != 0' });
     expect(plays[0]?.tags).toContain('destructive');
     expect(task(2, 0)).toMatchObject({ 'ansible.builtin.shell': { cmd: 'docker image inspect hellohal2064/vllm-qwen3.5-gb10 >/dev/null 2>&1' }, register: 'guard_3', changed_when: false, failed_when: false });
     expect(task(2)).toMatchObject({
       when: 'guard_3.rc != 0',
       async: 1800,
       poll: 10,
-      failed_when: 'result_3.rc != 0 or not (result_3.stdout is search("^Digest: sha256:[0-9a-f]{64}$", multiline=True))',
+      failed_when: 'not (result_3.rc == 0 and (result_3.stdout is search("^Digest: sha256:[0-9a-f]{64}$", multiline=True)))',
     });
     // The pull's `| tail -3` only trims: pipefail, so a missing docker fails the task.
     expect((task(2)['ansible.builtin.shell'] as { cmd: string }).cmd).toMatch(/^set -o pipefail\ndocker pull /);
     // A download is done when the whole snapshot is there: a check task, not `creates` on config.json.
     expect((task(4, 0)['ansible.builtin.shell'] as { cmd: string }).cmd).toContain('blobs/*.incomplete');
-    expect(task(4)).toMatchObject({
+    expect(task(4, -2)).toMatchObject({
       when: 'guard_5.rc != 0',
       environment: { HF_TOKEN: "{{ lookup('ansible.builtin.env', 'HF_TOKEN') }}" },
       no_log: true,
+      failed_when: false,
     });
+    // no_log hides the task's own failure: the next task fails in its place, with the secret removed.
+    expect(task(4)).toMatchObject({ when: expect.stringContaining('result_5 is not skipped and not (result_5.rc == 0'), 'ansible.builtin.fail': { msg: expect.stringContaining("replace(lookup('ansible.builtin.env', 'HF_TOKEN'), '[REDACTED:env:HF_TOKEN]')") } });
+    expect(plays.filter((p) => p.tasks.some((t) => t['no_log'] === true)).map((p) => p.name)).toEqual(['4. install-huggingface-hub', '5. download-model', '12. check-chat-completions']);
+    // A short step has a task timeout, a long one runs as an async job.
+    expect(task(5)).toMatchObject({ timeout: 60 });
+    expect(task(5)).not.toHaveProperty('async');
+    // The worker's join first waits until the head's cluster answers; the head's check polls for its nodes.
+    expect(plays[6]?.tasks.find((t) => String(t['name']).includes('wait until the ray cluster'))).toMatchObject({ until: 'ready_7.rc == 0', changed_when: false });
+    expect(task(7)).toMatchObject({ until: expect.stringContaining('.0 GPU'), retries: 150, delay: 2 });
     expect(task(9)).toMatchObject({ until: 'result_10.rc == 0 and (result_10.stdout is search("^200$", multiline=True))', retries: 90, delay: 10, changed_when: false });
     expect(playbookText).toContain(`!unsafe sudo systemctl stop vllm-embeddings vllm-reranker && docker ps --format "{{.Names}}"`);
   });

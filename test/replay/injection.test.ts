@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderTemplate, TemplateError } from '../../src/replay/plan/template.js';
 import { SshHostExecutor } from '../../src/replay/run/host-executor.js';
-import { connectOptionsFor, resolveHosts } from '../../src/replay/run/live-replay.js';
+import { connectOptionsFor, resolveHostSpec } from '../../src/replay/run/live-replay.js';
 import { SshConnection } from '../../src/replay/ssh/connection.js';
 import type { HostRole, TestHosts } from '../ssh/harness.js';
 import { INJECTION_CONTEXTS } from './helpers/injection-contexts.js';
@@ -21,8 +21,7 @@ beforeAll(async () => {
   hosts = await useTestHosts({ roles: ROLES });
   for (const role of ROLES) {
     const settings = testSshSettings(hosts);
-    const target = resolveHosts({ [role]: hostSpec(hosts, role) }, settings).get(role);
-    if (!target) throw new Error('no target');
+    const target = resolveHostSpec(hostSpec(hosts, role), settings);
     executors.set(role, new SshHostExecutor(role, await SshConnection.open(target, connectOptionsFor(target, settings))));
   }
   return () => {

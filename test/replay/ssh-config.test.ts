@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { describeTarget, parseHostSpec, parseRoleAssignment, resolveTarget } from '../../src/replay/ssh/host-target.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expandPathTokens, parseSshConfig, resolveHost } from '../../src/replay/ssh/ssh-config.js';
+import { readIncludedFiles } from '../../src/replay/ssh/ssh-config-files.js';
+import { tempDir } from '../helpers/temp.js';
 
 const CONFIG = `
 # global options apply to every host, but only where nothing earlier set them
@@ -61,7 +65,7 @@ describe('ssh_config', () => {
     expect(bastion.proxyJump).toEqual([]);
     expect(config.notes.map((note) => note.message)).toEqual([
       'Match blocks are not evaluated; their options are ignored',
-      'Include ~/.ssh/config.d/* is not followed',
+      'Include ~/.ssh/config.d/* is not followed (no file to read it from)',
     ]);
   });
 
@@ -105,5 +109,24 @@ describe('host specs', () => {
   it('stops a ProxyJump loop', () => {
     const loop = parseSshConfig('Host a\n  ProxyJump b\nHost b\n  ProxyJump a\n');
     expect(() => resolveTarget(parseHostSpec('a'), { config: loop, home: '/h', localUser: 'u' })).toThrow(/loop/);
+  });
+
+  it('follows Include: globs in ~/.ssh, sorted, in place (inside a Host block only where it applies), nested, loops cut', () => {
+    const home = tempDir('retrace-ssh-include-');
+    mkdirSync(join(home, '.ssh', 'config.d'), { recursive: true });
+    writeFileSync(join(home, '.ssh', 'config.d', '20-lab'), 'Host lab-*\n  User labuser\n  Port 2202\n  Include nested.conf\n');
+    writeFileSync(join(home, '.ssh', 'config.d', '10-gpu'), 'Host gpu1\n  HostName 127.0.0.9\n  ProxyJump lab-jump\n');
+    writeFileSync(join(home, '.ssh', 'nested.conf'), 'IdentityFile ~/.ssh/lab_key\n');
+    writeFileSync(join(home, '.ssh', 'loop.conf'), 'Include loop.conf\n');
+    writeFileSync(join(home, '.ssh', 'only-for-db'), 'User dbadmin\n');
+    const text = ['Include config.d/*', 'Host db', '  Include only-for-db', '  Port 5022', 'Host *', '  User everyone', 'Include loop.conf'].join('\n');
+    const config = parseSshConfig(text, { file: join(home, '.ssh', 'config'), home, readIncluded: readIncludedFiles });
+    expect(resolveHost(config, 'gpu1')).toMatchObject({ hostName: '127.0.0.9', proxyJump: ['lab-jump'], user: 'everyone' });
+    expect(resolveHost(config, 'lab-jump')).toMatchObject({ user: 'labuser', port: 2202, identityFiles: ['~/.ssh/lab_key'] });
+    // The Include inside `Host db` applies to db only; the line after it still belongs to db.
+    expect(resolveHost(config, 'db')).toMatchObject({ user: 'dbadmin', port: 5022 });
+    expect(resolveHost(config, 'other')).toMatchObject({ user: 'everyone', port: null });
+    expect(config.notes.map((n) => n.message)).toEqual([expect.stringMatching(/loop\.conf:1: Include loop\.conf: nested more than 16 deep/)]);
+    expect(readIncludedFiles(join(home, '.ssh', 'absent*'))).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderTemplate } from '../../src/replay/plan/template.js';
 import { SshHostExecutor } from '../../src/replay/run/host-executor.js';
-import { connectOptionsFor, resolveHosts } from '../../src/replay/run/live-replay.js';
+import { connectOptionsFor, resolveHostSpec } from '../../src/replay/run/live-replay.js';
 import { SshConnection } from '../../src/replay/ssh/connection.js';
 import { HostKeyRefusedError } from '../../src/replay/ssh/host-key.js';
 import type { TestHosts } from '../ssh/harness.js';
@@ -21,8 +21,7 @@ beforeAll(async () => {
 
 async function open(role: 'head' | 'worker', overrides: Parameters<typeof testSshSettings>[1] = {}, spec = hostSpec(hosts, role)): Promise<SshConnection> {
   const settings = testSshSettings(hosts, overrides);
-  const target = resolveHosts({ [role]: spec }, settings).get(role);
-  if (!target) throw new Error('no target');
+  const target = resolveHostSpec(spec, settings);
   return SshConnection.open(target, connectOptionsFor(target, settings));
 }
 

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SshHostExecutor } from '../../src/replay/run/host-executor.js';
-import { connectOptionsFor, resolveHosts } from '../../src/replay/run/live-replay.js';
+import { connectOptionsFor, resolveHostSpec } from '../../src/replay/run/live-replay.js';
 import { SshConnection } from '../../src/replay/ssh/connection.js';
 import { replayCommand } from '../../src/cli/commands/replay.js';
 import type { Output } from '../../src/cli/output.js';
@@ -26,8 +26,7 @@ beforeAll(async () => {
 
 async function executorFor(role: HostRole): Promise<SshHostExecutor> {
   const settings = testSshSettings(hosts);
-  const target = resolveHosts({ [role]: hostSpec(hosts, role) }, settings).get(role);
-  if (!target) throw new Error('no target');
+  const target = resolveHostSpec(hostSpec(hosts, role), settings);
   return new SshHostExecutor(role, await SshConnection.open(target, connectOptionsFor(target, settings)));
 }
 

@@ -1,7 +1,7 @@
 // Real OpenSSH servers on loopback for the replay tests: head on 127.0.0.2 and worker on
 // 127.0.0.3 by default, and on request hosts as distributions ship them differently: one known
 // only by an RSA host key (127.0.0.4), one only by ECDSA (127.0.0.5), one whose login shell is
-// dash (127.0.0.6). Each has its own throwaway host key, temp HOME and simulated DGX Spark
+// dash (127.0.0.6), and three more workers for a fleet (127.0.0.7–9). Each has its own throwaway host key, temp HOME and simulated DGX Spark
 // toolset (test/spark-sim/bin) first on the session PATH, on a free port picked per start (two
 // test files, or two checkouts, never collide). Nothing else is ever bound or contacted.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -17,7 +17,7 @@ import { findFreePort, waitForSshBanner } from './ports.js';
 import { connectionProcessesOf, descendantsOf, signalAll } from './processes.js';
 import { renderLoginProfile, renderSessionStartScript, renderSshConfig, renderSshdConfig } from './sshd-config.js';
 
-export type HostRole = 'head' | 'worker' | 'rsa' | 'ecdsa' | 'dash';
+export type HostRole = 'head' | 'worker' | 'rsa' | 'ecdsa' | 'dash' | 'worker-2' | 'worker-3' | 'worker-4';
 
 export interface TestHost {
   role: HostRole;
@@ -78,6 +78,8 @@ interface HostSpec {
   hostKeyType: HostKeyType;
   /** The shell sshd runs commands with (the account's login shell on a real host). */
   loginShell: string | null;
+  /** What the simulated toolset takes the machine for (`SPARK_SIM_ROLE`): head, or a worker. */
+  simRole?: 'head' | 'worker';
 }
 
 const HOST_SPECS: readonly HostSpec[] = [
@@ -86,6 +88,9 @@ const HOST_SPECS: readonly HostSpec[] = [
   { role: 'rsa', address: '127.0.0.4', hostname: 'spark-rsa', alias: 'spark-rsa', hostKeyType: 'rsa', loginShell: null },
   { role: 'ecdsa', address: '127.0.0.5', hostname: 'spark-ecdsa', alias: 'spark-ecdsa', hostKeyType: 'ecdsa', loginShell: null },
   { role: 'dash', address: '127.0.0.6', hostname: 'spark-dash', alias: 'spark-dash', hostKeyType: 'ed25519', loginShell: '/bin/dash' },
+  { role: 'worker-2', address: '127.0.0.7', hostname: 'spark-w2', alias: 'spark-worker-2', hostKeyType: 'ed25519', loginShell: null, simRole: 'worker' },
+  { role: 'worker-3', address: '127.0.0.8', hostname: 'spark-w3', alias: 'spark-worker-3', hostKeyType: 'ed25519', loginShell: null, simRole: 'worker' },
+  { role: 'worker-4', address: '127.0.0.9', hostname: 'spark-w4', alias: 'spark-worker-4', hostKeyType: 'ed25519', loginShell: null, simRole: 'worker' },
 ];
 
 const SSHD_PATH = '/usr/sbin/sshd';
@@ -105,6 +110,7 @@ interface RunningHost {
   hostKeyType: HostKeyType;
   sessionStartPath: string;
   loginShell: string | null;
+  simRole: string;
 }
 
 /** sshd refuses to start without its privilege separation directory. */
@@ -221,7 +227,7 @@ async function prepareHost(spec: HostSpec, rootDir: string, clusterDir: string, 
       SPARK_SIM_STATE: stateDir,
       SPARK_SIM_CLUSTER: clusterDir,
       SPARK_SIM_HOSTNAME: spec.hostname,
-      SPARK_SIM_ROLE: spec.role,
+      SPARK_SIM_ROLE: spec.simRole ?? spec.role,
     },
   });
   return {
@@ -234,6 +240,7 @@ async function prepareHost(spec: HostSpec, rootDir: string, clusterDir: string, 
     hostKeyType: spec.hostKeyType,
     sessionStartPath: join(dir, 'session-start.sh'),
     loginShell: spec.loginShell,
+    simRole: spec.simRole ?? spec.role,
     info: {
       role: spec.role,
       address: spec.address,
@@ -289,7 +296,7 @@ export async function startTestHosts(options: StartTestHostsOptions = {}): Promi
           SPARK_SIM_STATE: host.info.stateDir,
           SPARK_SIM_CLUSTER: clusterDir,
           SPARK_SIM_HOSTNAME: host.info.hostname,
-          SPARK_SIM_ROLE: host.info.role,
+          SPARK_SIM_ROLE: host.simRole,
           ...options.sessionEnv,
         },
       });

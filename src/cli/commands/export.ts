@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { DB_OPTION_HELP, LAKE_OPTION_HELP, examples, type CliContext } from '../context.js';
 import { resolveStoreLocation } from '../db-path.js';
@@ -15,8 +16,10 @@ import { renderTreeMermaid } from '../../query/tree/render-mermaid.js';
 import type { DecisionTree } from '../../query/tree/types.js';
 import { whyCandidate } from '../../query/why.js';
 import type { Database } from '../../store/database.js';
-import { REPLAY_EXPORT_WRITERS } from '../export-replay-writers.js';
 import { INTERCHANGE_EXPORT_WRITERS } from '../export-interchange-writers.js';
+import { defaultPlanExportPath, PLAN_EXPORT_FORMATS, REPLAY_EXPORT_WRITERS, writePlanExport, type PlanExportFormat } from '../export-replay-writers.js';
+import { parsePlanYaml, PlanError } from '../../replay/plan/yaml.js';
+import { TemplateError } from '../../replay/plan/template.js';
 
 /**
  * `retrace export SESSION --to FORMAT`: one writer per format. A writer either returns text
@@ -75,7 +78,40 @@ const parquetWriter: ExportWriter = {
 
 export const EXPORT_WRITERS: readonly ExportWriter[] = [...REPLAY_EXPORT_WRITERS, markdownWriter, mermaidWriter, parquetWriter, ...INTERCHANGE_EXPORT_WRITERS];
 
+/** Is the argument a plan file (rather than a session reference)? A YAML path that exists, or any path ending .yaml/.yml. */
+function isPlanFile(reference: string): boolean {
+  if (existsSync(reference) && statSync(reference).isFile()) return true;
+  return /\.ya?ml$/i.test(reference);
+}
+
+/** `retrace export PLAN.yaml --to sh|ansible|markdown`: the plan checked as replay checks it, then written. */
+function exportPlanFile(path: string, options: { to: string; out?: string; json: boolean }, output: Output): number {
+  const format = PLAN_EXPORT_FORMATS.find((f) => f === options.to) as PlanExportFormat | undefined;
+  if (!format) throw new UsageError(`a plan file exports to ${PLAN_EXPORT_FORMATS.join(', ')} (--to ${options.to} needs a session of the store)`);
+  if (!existsSync(path)) throw new UsageError(`${path}: no such plan file`);
+  let result: ExportResult;
+  const label = resolve(path);
+  const out = options.out ?? defaultPlanExportPath(format, basename(path).replace(/\.ya?ml$/i, ''));
+  try {
+    result = writePlanExport(format, parsePlanYaml(readFileSync(path, 'utf8'), label), out, label);
+  } catch (error) {
+    if (error instanceof PlanError || error instanceof TemplateError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (result.kind === 'text') {
+    if (out) writeFileSync(out, result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    if (options.json) output.json({ plan: label, format, files: out ? [out] : [], ...(out ? {} : { content: result.text }) });
+    else if (out) output.line(`wrote ${out}`);
+    else output.line(result.text);
+    return 0;
+  }
+  if (options.json) output.json({ plan: label, format, files: result.files });
+  else for (const file of result.files) output.line(`wrote ${file}`);
+  return 0;
+}
+
 export async function exportCommand(reference: string, options: { db: StoreLocation; to: string; out?: string; json: boolean }, output: Output, writers: readonly ExportWriter[] = EXPORT_WRITERS): Promise<number> {
+  if (isPlanFile(reference)) return exportPlanFile(reference, options, output);
   const writer = writers.find((w) => w.format === options.to);
   if (!writer) throw new UsageError(`unknown export format "${options.to}" (one of: ${writers.map((w) => w.format).join(', ')})`);
   let session: SessionSummary | null = null;
@@ -109,9 +145,12 @@ export async function exportCommand(reference: string, options: { db: StoreLocat
 export function registerExportCommand(program: Command, ctx: CliContext): void {
   program
     .command('export')
-    .summary(`export a session (${EXPORT_WRITERS.map((w) => w.format).join(', ')})`)
-    .description(`Export a session:\n${EXPORT_WRITERS.map((w) => `  ${w.format.padEnd(9)} ${w.description}`).join('\n')}`)
-    .argument('<session>', 'a session id, an id prefix, or a title substring')
+    .summary(`export a session (${EXPORT_WRITERS.map((w) => w.format).join(', ')}) or a plan file (${PLAN_EXPORT_FORMATS.join(', ')})`)
+    .description(
+      `Export a session:\n${EXPORT_WRITERS.map((w) => `  ${w.format.padEnd(9)} ${w.description}`).join('\n')}\n` +
+        `Or a plan file (from \`retrace plan\`, edited or not), checked as replay checks it: ${PLAN_EXPORT_FORMATS.join(', ')} (markdown: a runbook of the steps).`,
+    )
+    .argument('<session-or-plan>', 'a session id, an id prefix, or a title substring; or a plan YAML file')
     .addOption(new Option('--to <format>', 'the format').choices(EXPORT_WRITERS.map((w) => w.format)).makeOptionMandatory())
     .option('-o, --out <path>', 'file (or folder, for parquet) to write; text formats print to stdout without it')
     .option('--db <file>', DB_OPTION_HELP)
@@ -120,6 +159,8 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
     .addHelpText('after', examples([
       'retrace export qwen --to markdown -o qwen-report.md',
       'retrace export qwen --to mermaid > tree.mmd',
+      'retrace plan qwen -o qwen.yaml && $EDITOR qwen.yaml && retrace export qwen.yaml --to sh -o replay.sh',
+      'retrace export qwen.yaml --to ansible -o ./qwen-ansible && retrace export qwen.yaml --to markdown > runbook.md',
       'retrace export qwen --to atif -o qwen.atif.json && retrace ingest qwen.atif.json --db other.duckdb',
       'retrace export qwen --to otlp -o qwen.otlp.json   # OTLP/JSON spans, one per tool call',
       'retrace export ses_365d --to parquet -o ./qwen-parquet && duckdb -c "SELECT * FROM \'qwen-parquet/actions.parquet\'"',

@@ -10,6 +10,9 @@ import { NothingToReplayError } from '../../replay/plan/extract.js';
 import { renderDryRun, secretNamesOf, StepRangeError } from '../../replay/plan/render.js';
 import { TemplateError } from '../../replay/plan/template.js';
 import { PlanError } from '../../replay/plan/yaml.js';
+import { FleetInputError } from '../../replay/fleet/fleet-input.js';
+import { InventoryError } from '../../replay/fleet/inventory.js';
+import { terminalPassphrasePrompt } from '../passphrase.js';
 import type { ReplayController } from '../../replay/run/controller.js';
 import type { RunEvent } from '../../core/run/events.js';
 import { recordDryRun } from '../../replay/run/dry-run.js';
@@ -25,6 +28,10 @@ import { StoreRunRecorder } from '../../store/runs.js';
 export interface ReplayOptions {
   db: string;
   hosts: string[];
+  /** An Ansible inventory (INI or YAML) whose groups are the plan's roles. */
+  inventory?: string;
+  /** Hosts that run at once (default 5). */
+  forks?: number;
   vars: string[];
   live: boolean;
   yes: boolean;
@@ -49,7 +56,7 @@ export interface ReplayOptions {
 }
 
 /** Errors a user fixes by changing the command line or the plan: exit 2 with the message. */
-const USAGE_ERRORS = [PlanError, ReplayInputError, ReplaySetupError, StepRangeError, HostSpecError, TemplateError, RunLookupError];
+const USAGE_ERRORS = [PlanError, ReplayInputError, ReplaySetupError, StepRangeError, HostSpecError, TemplateError, RunLookupError, FleetInputError, InventoryError];
 
 /** Answers destructive steps' confirmations on the terminal, one line of stdin each. */
 function terminalConfirmations(controller: ReplayController, output: Output): () => void {
@@ -70,7 +77,7 @@ function terminalConfirmations(controller: ReplayController, output: Output): ()
 async function dryRun(db: Database, prepared: PreparedReplay, options: ReplayOptions, output: Output): Promise<number> {
   const env = options.env ?? process.env;
   const secretsSet = Object.fromEntries(secretNamesOf(prepared.plan).map((name) => [name, Boolean(env[name])]));
-  const hosts = Object.fromEntries(Object.keys(prepared.plan.roles).map((role) => [role, prepared.header.hostSpecs[role] ?? null]));
+  const hosts = Object.fromEntries(Object.keys(prepared.plan.roles).map((role) => [role, prepared.header.hostSpecs[role]?.map((a) => a.spec) ?? null]));
   await recordDryRun(prepared.header, prepared.plan, prepared.values, prepared.range, new StoreRunRecorder(db));
   const run = await loadRun(db, prepared.header.id);
   if (options.json) {
@@ -98,6 +105,7 @@ async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOp
     keepaliveIntervalMs: options.keepaliveInterval === undefined ? undefined : options.keepaliveInterval * 1000,
     keepaliveCountMax: options.keepaliveCount,
     env: options.env ?? process.env,
+    askPassphrase: options.tui || options.interactive === false ? undefined : terminalPassphrasePrompt(),
   };
   const start = (listener: (event: RunEvent) => void, holdOnFailure: boolean) =>
     startLiveReplay({
@@ -110,6 +118,7 @@ async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOp
       autoConfirm: options.yes,
       holdOnFailure,
       keepGoing: options.keepGoing,
+      forks: options.forks,
       resume: prepared.resume,
       listener,
     });
@@ -147,6 +156,7 @@ export async function replayCommand(source: string | undefined, options: ReplayO
         source: source ?? null,
         resume: options.resume ?? null,
         hosts: options.hosts,
+        inventory: options.inventory,
         vars: options.vars,
         from: options.from,
         to: options.to,
@@ -181,7 +191,13 @@ export function registerReplayCommand(program: Command, ctx: CliContext): void {
         'Secrets (${HF_TOKEN} in the plan) are read from the environment. Exit 0 ok, 1 a step failed or a host was refused, 2 bad usage.',
     )
     .argument('[plan-or-session]', 'a plan YAML file, or a session id / id prefix / title substring')
-    .option('--host <role=host>', 'ROLE=[user@]host[:port] (an ~/.ssh/config alias works); repeat for each role', collect, [])
+    .option('--host <role=host>', 'ROLE=[user@]host[:port] (an ~/.ssh/config alias works), or ROLE=local for this machine (no SSH); repeat for each role, and a role for each of its hosts', collect, [])
+    .option('--inventory <file>', 'an Ansible inventory (INI or YAML): each group named like a role gives that role its hosts (ansible_host, ansible_user, ansible_port, ansible_ssh_private_key_file, ansible_connection=local)')
+    .option('--forks <n>', 'hosts that run a step at once (default 5)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new UsageError(`--forks expects a whole number ≥ 1, got ${v}`);
+      return n;
+    })
     .option('--live', 'execute the steps (default: dry run)')
     .option('--yes', 'approve destructive steps without asking')
     .option('--keep-going', 'go on after a failed step (by default the run stops at the first failure); the run still ends failed')
@@ -204,6 +220,9 @@ export function registerReplayCommand(program: Command, ctx: CliContext): void {
       'retrace replay qwen.yaml --live --host head=spark-a --host worker=spark-b --from download-model --yes',
       'retrace replay --resume run_20260226-134100_3f9a',
       'retrace replay qwen.yaml --live --tui --host head=spark-a --host worker=spark-b',
+      'retrace replay qwen.yaml --live --host head=spark-a --host worker=spark-b --host worker=spark-c --host worker=spark-d',
+      'retrace replay qwen.yaml --live --inventory hosts.ini --forks 10',
+      'retrace replay qwen.yaml --live --host head=local --host worker=spark-b',
     ]))
     .action(async (source: string | undefined, opts: Omit<ReplayOptions, 'db' | 'hosts' | 'vars' | 'live' | 'yes' | 'acceptNew' | 'json'> & { db?: string; host: string[]; var: string[]; live?: boolean; yes?: boolean; keepGoing?: boolean; acceptNew?: boolean; json?: boolean }) => {
       ctx.setExitCode(

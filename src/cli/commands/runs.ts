@@ -5,10 +5,29 @@ import { UsageError } from '../errors.js';
 import { renderTable } from '../format/table.js';
 import { formatDuration } from '../format/units.js';
 import type { Output } from '../output.js';
-import { withDatabase } from '../../store/database.js';
-import { listRuns, loadRun, RunLookupError } from '../../store/run-queries.js';
+import { withDatabase, type Database } from '../../store/database.js';
+import { planSchema, recordedCallOf, type Plan } from '../../core/plan/schema.js';
+import { renderRunMarkdown, type RecordedOutput } from '../../replay/report/run-markdown.js';
+import { tableExists } from '../../store/view-queries.js';
+import { listRuns, loadRun, RunLookupError, type StoredRun } from '../../store/run-queries.js';
+import { describeHosts } from '../../core/run/fleet.js';
 
-export async function runsCommand(reference: string | undefined, options: { db: string; json: boolean }, output: Output): Promise<number> {
+/** The plan a run ran, and what the record holds for each of its steps' calls (for the Markdown report). */
+async function reportInputs(db: Database, run: StoredRun): Promise<{ plan: Plan | null; recorded: Map<string, RecordedOutput> }> {
+  const parsed = planSchema.safeParse(JSON.parse(run.plan_json || '{}'));
+  const plan = parsed.success ? parsed.data : null;
+  const recorded = new Map<string, RecordedOutput>();
+  if (!plan || !run.session_id) return { plan, recorded };
+  const ids = [...new Set(plan.steps.flatMap((step) => step.roles.map((role) => recordedCallOf(step, role).call_id)).filter((id): id is string => id !== null))];
+  if (ids.length === 0 || !(await tableExists(db, 'tool_calls'))) return { plan, recorded };
+  const rows = await db.all(`SELECT call_id, exit_code, output FROM tool_calls WHERE session_id = ? AND call_id IN (${ids.map(() => '?').join(', ')})`, [run.session_id, ...ids]);
+  for (const row of rows) recorded.set(String(row['call_id']), { exit_code: row['exit_code'] === null ? null : Number(row['exit_code']), output: row['output'] === null ? null : String(row['output']) });
+  return { plan, recorded };
+}
+
+export async function runsCommand(reference: string | undefined, options: { db: string; json: boolean; format?: string }, output: Output): Promise<number> {
+  if (options.format !== undefined && options.format !== 'text' && options.format !== 'markdown') throw new UsageError(`--format ${options.format}: one of text, markdown`);
+  if (options.format === 'markdown' && !reference) throw new UsageError('--format markdown reports one run: name it (retrace runs RUN --format markdown)');
   return withDatabase(options.db, { readOnly: true }, async (db) => {
     if (reference) {
       let run;
@@ -18,21 +37,27 @@ export async function runsCommand(reference: string | undefined, options: { db: 
         if (error instanceof RunLookupError) throw new UsageError(error.message);
         throw error;
       }
+      if (options.format === 'markdown') {
+        const { plan, recorded } = await reportInputs(db, run);
+        output.line(renderRunMarkdown(run, plan, recorded).trimEnd());
+        return 0;
+      }
       const { step_rows: steps, plan_json: _plan, ...summary } = run;
       if (options.json) {
         output.json({ run: summary, steps });
         return 0;
       }
       output.line(`${run.id}  ${run.mode} ${run.status}  replay of ${run.session_title ?? run.session_id ?? '?'}  (${run.plan ?? ''})`);
-      output.line(`hosts: ${Object.entries(run.hosts).map(([role, host]) => `${role}=${host}`).join(', ') || '—'}`);
+      output.line(`hosts: ${describeHosts(run.hosts) || '—'}`);
       output.line('');
       output.line(
         renderTable(
-          ['#', 'step', 'role', 'status', 'exit', 'took', 'verdict', 'detail'],
+          ['#', 'step', 'role', 'host', 'status', 'exit', 'took', 'verdict', 'detail'],
           steps.map((s) => ({
             '#': s.step_index + 1,
             step: s.attempt > 1 ? `${s.step_id} (attempt ${s.attempt})` : s.step_id,
             role: s.role,
+            host: s.host ?? '',
             status: s.status,
             exit: s.exit_code ?? '',
             took: s.status === 'planned' ? '' : formatDuration(s.duration_ms),
@@ -75,8 +100,9 @@ export function registerRunsCommand(program: Command, ctx: CliContext): void {
     .argument('[run]', 'a run id or id prefix: show its steps')
     .option('--db <file>', DB_OPTION_HELP)
     .option('--json', 'print an array of {id, session_id, plan, mode, status, started_at, ended_at, steps, diverged} (with RUN: {run, steps})')
-    .addHelpText('after', examples(['retrace runs', 'retrace runs --json | jq ".[] | select(.diverged > 0)"', 'retrace runs run_20260226']))
-    .action(async (run: string | undefined, opts: { db?: string; json?: boolean }) => {
-      ctx.setExitCode(await runsCommand(run, { db: resolveDbPath(opts.db), json: Boolean(opts.json) }, ctx.output));
+    .option('--format <format>', 'with RUN: text (default) or markdown (plan, hosts, each step per host, each divergence with the recorded and the actual line)')
+    .addHelpText('after', examples(['retrace runs', 'retrace runs --json | jq ".[] | select(.diverged > 0)"', 'retrace runs run_20260226', 'retrace runs run_20260226 --format markdown > ticket.md']))
+    .action(async (run: string | undefined, opts: { db?: string; json?: boolean; format?: string }) => {
+      ctx.setExitCode(await runsCommand(run, { db: resolveDbPath(opts.db), json: Boolean(opts.json), format: opts.format }, ctx.output));
     });
 }

@@ -18,15 +18,21 @@ const STATUS_MARK: Readonly<Record<string, string>> = {
   planned: '○',
 };
 
-export function describeResult(result: StepResult): string {
+export function describeResult(result: StepResult, label = result.role): string {
   const mark = STATUS_MARK[result.status] ?? '•';
   const verdict = result.verdict ? ` — ${result.verdict}${result.detail ? `: ${result.detail}` : ''}` : result.detail ? ` — ${result.detail}` : '';
   const exit = result.exitCode !== null && result.exitCode !== 0 ? ` exit ${result.exitCode}` : '';
-  return `${mark} [${result.role}] ${result.stepId} ${result.status}${exit} (${formatDuration(result.durationMs)})${verdict}`;
+  return `${mark} [${label}] ${result.stepId} ${result.status}${exit} (${formatDuration(result.durationMs)})${verdict}`;
 }
 
 export class RunEventPrinter {
   private readonly partial = new Map<string, string>();
+  /** Roles with several hosts: their lines name the host too (`worker 127.0.0.3`). */
+  private readonly fleetRoles = new Set<string>();
+
+  private label(target: { role: string; host: string }): string {
+    return this.fleetRoles.has(target.role) ? `${target.role} ${target.host}` : target.role;
+  }
 
   constructor(
     private readonly write: (line: string) => void,
@@ -36,22 +42,25 @@ export class RunEventPrinter {
   handle(event: RunEvent): void {
     switch (event.type) {
       case 'run-started': {
-        const hosts = [...new Map(event.steps.map((s) => [s.role, s.host])).entries()].map(([role, host]) => `${role}=${host}`);
+        const byRole = new Map<string, Set<string>>();
+        for (const s of event.steps) byRole.set(s.role, (byRole.get(s.role) ?? new Set()).add(s.host));
+        for (const [role, set] of byRole) if (set.size > 1) this.fleetRoles.add(role);
+        const hosts = [...byRole].map(([role, set]) => `${role}=${[...set].join(' ')}`);
         this.write(`▶ run ${event.runId} (${event.mode}): ${event.steps.length} step executions on ${hosts.join(', ')}`);
         break;
       }
       case 'step-started':
-        this.write(`… [${event.target.role}] ${event.target.stepId}${event.destructive ? ' (destructive)' : ''}: ${event.command.split('\n')[0]}`);
+        this.write(`… [${this.label(event.target)}] ${event.target.stepId}${event.destructive ? ' (destructive)' : ''}: ${event.command.split('\n')[0]}`);
         break;
       case 'guard':
-        if (event.satisfied) this.write(`  [${event.target.role}] guard: already done`);
+        if (event.satisfied) this.write(`  [${this.label(event.target)}] guard: already done`);
         break;
       case 'output':
-        if (this.showOutput) this.output(event.target.role, event.chunk);
+        if (this.showOutput) this.output(this.label(event.target), event.chunk);
         break;
       case 'step-finished':
-        this.flush(event.result.role);
-        this.write(describeResult(event.result));
+        this.flush(this.label(event.result));
+        this.write(describeResult(event.result, this.label(event.result)));
         break;
       case 'confirm':
         break;

@@ -46,7 +46,16 @@ export const stepSchema = z.object({
   /** Steps this one need not wait for: with them, it may run in parallel across hosts. */
   independent_of: z.array(stepId).default([]),
   source: z
-    .object({ message_ordinal: z.number().int().nullable(), call_id: z.string().nullable() })
+    .object({
+      message_ordinal: z.number().int().nullable(),
+      call_id: z.string().nullable(),
+      /**
+       * For a step the record ran on several hosts: each role's own recorded call, so a run is
+       * compared with what that host did (the worker's pull with the worker's). Added in plan
+       * version 1 without a bump: older plans have only `call_id` (the first host's).
+       */
+      roles: z.record(z.string(), z.object({ message_ordinal: z.number().int().nullable(), call_id: z.string().nullable() })).optional(),
+    })
     .default({ message_ordinal: null, call_id: null }),
 });
 
@@ -63,3 +72,8 @@ export const planSchema = z.object({
 export type Plan = z.infer<typeof planSchema>;
 export type PlanStep = z.infer<typeof stepSchema>;
 export type PlanRole = z.infer<typeof roleSchema>;
+
+/** The recorded call a role's run of a step is compared with: its own, else the step's first. */
+export function recordedCallOf(step: Pick<PlanStep, 'source'>, role: string): { message_ordinal: number | null; call_id: string | null } {
+  return step.source.roles?.[role] ?? { message_ordinal: step.source.message_ordinal, call_id: step.source.call_id };
+}

@@ -1,4 +1,5 @@
 import type { StepStatus, Verdict } from './events.js';
+import type { Fleet } from './fleet.js';
 
 /**
  * What the runner tells the store, as plain records (the store implements it; tests may record
@@ -18,10 +19,10 @@ export interface RunHeader {
   /** The plan as JSON: variables and secret references, never secret values. */
   planJson: string;
   mode: RunMode;
-  /** role → `user@host:port` (or a note that none was given, for a dry run). */
-  hosts: Record<string, string>;
-  /** role → what the user typed after --host (an ssh_config alias stays an alias): a resume reconnects with it. */
-  hostSpecs: Record<string, string>;
+  /** role → its hosts as `user@host:port` (one, or several for a fleet; a note that none was given, for a dry run). */
+  hosts: Record<string, string[]>;
+  /** role → what the user named (--host, an inventory; an ssh_config alias stays an alias): a resume reconnects with it. */
+  hostSpecs: Fleet;
   /** The --from/--to step ids the run was started with, so a resume keeps to the same range. */
   stepFrom: string | null;
   stepTo: string | null;
@@ -62,17 +63,25 @@ export interface StepFinish extends StepStart {
 export interface RunRecorder {
   runStarted(header: RunHeader): Promise<void>;
   /** A resumed run goes on under its own id: status back to running, new hosts, the plan and values it now runs noted. */
-  runResumed(runId: string, hosts: Record<string, string>, at: number, pid: number | null, now?: { planJson: string; vars: Record<string, string> }): Promise<void>;
+  runResumed(runId: string, hosts: Record<string, string[]>, at: number, pid: number | null, now?: { planJson: string; vars: Record<string, string> }): Promise<void>;
   stepStarted(step: StepStart): Promise<void>;
   stepFinished(step: StepFinish): Promise<void>;
   /** The remote process group of a running attempt, as soon as the host reports it: a resume stops it if it outlived retrace. */
-  stepRemoteProcess?(runId: string, stepId: string, role: string, attempt: number, pgid: number): Promise<void>;
+  stepRemoteProcess?(runId: string, target: { stepId: string; role: string; host: string; attempt: number }, pgid: number): Promise<void>;
   runFinished(runId: string, status: RunStatus, endedAt: number): Promise<void>;
 }
 
-/** A finished target's key inside a run. */
-export function targetKey(stepId: string, role: string): string {
-  return `${stepId}\u0000${role}`;
+/** A target's key inside a run: a step on one host of one role (a role may have several hosts). */
+export function targetKey(stepId: string, role: string, host: string): string {
+  return `${stepId}\u0000${role}\u0000${host}`;
+}
+
+/**
+ * The tag a step's remote processes carry (RETRACE_STEP): the run, the step, the role and the
+ * host, so a resume recognises its own earlier attempt on that host and nothing else.
+ */
+export function stepTagOf(runId: string, stepId: string, role: string, host: string): string {
+  return `${runId}/${stepId}/${role}@${host}`;
 }
 
 /** `run_20260226-134100_3f9a`: sorts by start time, readable, unique enough per store. */

@@ -143,7 +143,7 @@ export function convertRunLog(file: string, lines: readonly LogLine[]): IngestIt
       planJson: JSON.stringify(plan ?? start.plan ?? null),
       mode: 'live',
       status: finishedAt?.status ?? 'interrupted',
-      hosts: { [start.role]: host },
+      hosts: { [start.role]: [host] },
       startedAt: start.started_at,
       endedAt,
       origin: `runlog:${file}`,

@@ -3,13 +3,18 @@ import type { Plan, PlanStep } from '../../core/plan/schema.js';
 import { pipefailNeed } from '../plan/pipefail.js';
 import { secretsReferenced } from '../run/remote-command.js';
 import { RUNLOG_FORMAT, RUNLOG_VERSION } from '../../core/run/runlog-format.js';
+import { awaitedBy, COORDINATION_POLL, effectivePoll, joinReadiness } from '../plan/coordination.js';
 
 /**
- * `retrace export SESSION --to sh`: a standalone bash script that replays the plan for one role on
- * the machine it runs on (copy it to an air-gapped host), with the same guards, timeouts, polls
- * and confirmations as `retrace replay`, and writes a JSONL run log that `retrace ingest` imports
- * as a run. Values are baked in (edit the plan and export again); secrets stay `${NAME}` and are
- * read from the environment. Pure: a plan in, the script's text out.
+ * `retrace export SESSION|PLAN.yaml --to sh`: a standalone bash script that replays the plan for one
+ * role on the machine it runs on (copy it to an air-gapped host), with the same guards, timeouts,
+ * polls and confirmations as `retrace replay`, and writes a JSONL run log that `retrace ingest`
+ * imports as a run. Roles run at once on their machines and wait for each other where the plan
+ * says (plan/coordination.ts): a join polls until the cluster it joins answers, a check after
+ * other roles' work polls for what it expects. A destructive step with nobody to confirm it (no
+ * terminal, no --yes) stops the script, saying so; a misspelled --from/--to is an error. Values
+ * are baked in (edit the plan and export it again); secrets stay `${NAME}` and are read from the
+ * environment. Pure: a plan in, the script's text out.
  */
 
 /** One bash word holding `text` exactly (single quotes; embedded ones as '\''). */
@@ -82,10 +87,12 @@ on_interrupt() {
 }
 trap on_interrupt INT TERM
 
-# run_step ID INDEX TIMEOUT DESTRUCTIVE GUARD COMMAND POLL_INTERVAL POLL_MAX EXPECT_EXIT EXPECT_OUTPUT PIPEFAIL GUARD_PIPEFAIL SIGPIPE_OK
+# run_step ID INDEX TIMEOUT DESTRUCTIVE GUARD COMMAND POLL_INTERVAL POLL_MAX EXPECT_EXIT EXPECT_OUTPUT PIPEFAIL GUARD_PIPEFAIL SIGPIPE_OK [WAIT_CHECK WAIT_WHAT]
+# WAIT_CHECK: before the command, poll it until it succeeds (another role's cluster answers).
 run_step() {
   local id="$1" index="$2" limit="$3" destructive="$4" guard="$5" cmd="$6" every="$7" most="$8" want_exit="$9" want_out="@{10}"
-  local pipefail="@{11:-0}" guard_pipefail="@{12:-0}" sigpipe_ok="@{13:-0}"
+  local pipefail="@{11:-0}" guard_pipefail="@{12:-0}" sigpipe_ok="@{13:-0}" wait_check="@{14:-}" wait_what="@{15:-}"
+  local wait_every=${COORDINATION_POLL.interval_s} wait_most=${COORDINATION_POLL.max_s}
   [ "$id" = "$FROM" ] && IN_RANGE=1
   if [ "$IN_RANGE" = 0 ]; then return 0; fi
   [ "$id" = "$TO" ] && IN_RANGE=2
@@ -97,14 +104,28 @@ run_step() {
     STEP_ID=""; [ "$IN_RANGE" = 2 ] && IN_RANGE=0; return 0
   fi
   if [ "$destructive" = true ] && [ "$YES" != 1 ]; then
-    local answer=""
+    local answer="" why
     if [ -t 0 ]; then read -r -p "[$id] destructive: $cmd
-Run it? [y/N] " answer; else echo "[$id] is destructive and no terminal is attached: pass --yes to approve it" >&2; fi
+Run it? [y/N] " answer; fi
     case "$answer" in
       y | Y | yes) ;;
-      *) log_line "{\"type\":\"step-finished\",\"step_id\":$(json_str "$id"),\"status\":\"skipped\",\"detail\":\"declined at the confirmation\",\"ended_at\":$(now_ms)}"
-         STEP_ID=""; [ "$IN_RANGE" = 2 ] && IN_RANGE=0; return 0 ;;
+      *) if [ -t 0 ]; then why="declined at the confirmation"; else why="destructive, and no terminal is attached to confirm it: run again with --yes to approve it"; fi
+         echo "[$id] $why; stopping here (nothing after it was run). Run log: $LOG" >&2
+         log_line "{\"type\":\"step-finished\",\"step_id\":$(json_str "$id"),\"status\":\"skipped\",\"detail\":$(json_str "$why"),\"ended_at\":$(now_ms)}"
+         finish_run aborted; exit 3 ;;
     esac
+  fi
+  if [ -n "$wait_check" ]; then
+    local waited=0
+    until run_limited 60 "$wait_check" >/dev/null 2>&1; do
+      [ "$waited" = 0 ] && echo "[$id] waiting for $wait_what (at most @{wait_most}s) ..."
+      if [ "$waited" -ge "$wait_most" ]; then
+        echo "[$id] failed: $wait_what did not answer within @{wait_most}s; stopping. Run log: $LOG" >&2
+        log_line "{\"type\":\"step-finished\",\"step_id\":$(json_str "$id"),\"exit_code\":1,\"ended_at\":$(now_ms),\"output\":$(json_str "$wait_what did not answer within @{wait_most}s ($wait_check)")}"
+        finish_run failed; exit 1
+      fi
+      sleep "$wait_every"; waited=$(( waited + wait_every ))
+    done
   fi
   echo "[$id] $cmd"
   local out rc began; out="$(mktemp)"; began="$(date +%s)"
@@ -147,16 +168,18 @@ export function patternToEre(pattern: string): string {
 
 const flag = (value: boolean): string => (value ? '1' : '0');
 
-function stepCall(step: PlanStep, index: number, values: Readonly<Record<string, string>>): string {
+function stepCall(plan: Plan, step: PlanStep, role: string, index: number, values: Readonly<Record<string, string>>): string {
   const rendered = renderStep(step, values);
   const need = pipefailNeed(rendered.command);
   const guardNeed = rendered.guard ? pipefailNeed(rendered.guard).pipefail : false;
+  const poll = effectivePoll(plan, step);
+  const join = awaitedBy(plan, step, role) ? joinReadiness(rendered.command) : null;
   return [
     `run_step ${bashQuote(step.id)} ${index} ${Math.ceil(step.timeout_s)} ${step.destructive} \\`,
     `  ${bashQuote(rendered.guard ?? '')} \\`,
     `  ${bashQuote(rendered.command)} \\`,
-    `  ${bashQuote(step.poll ? String(step.poll.interval_s) : '')} ${bashQuote(step.poll ? String(Math.ceil(step.poll.max_s)) : '')} ${bashQuote(step.expect.exit === null ? '' : String(step.expect.exit))} ${bashQuote(rendered.expectOutput === null ? '' : patternToEre(rendered.expectOutput))} \\`,
-    `  ${flag(need.pipefail)} ${flag(guardNeed)} ${flag(need.sigpipeExpected)}`,
+    `  ${bashQuote(poll ? String(poll.interval_s) : '')} ${bashQuote(poll ? String(Math.ceil(poll.max_s)) : '')} ${bashQuote(step.expect.exit === null ? '' : String(step.expect.exit))} ${bashQuote(rendered.expectOutput === null ? '' : patternToEre(rendered.expectOutput))} \\`,
+    `  ${flag(need.pipefail)} ${flag(guardNeed)} ${flag(need.sigpipeExpected)}${join ? ` \\\n  ${bashQuote(join.check)} ${bashQuote(`the ${join.framework} cluster at ${join.address}`)}` : ''}`,
   ].join('\n');
 }
 
@@ -173,11 +196,19 @@ export function renderShellScript(plan: Plan, values: Readonly<Record<string, st
     `# retrace replay of "${(plan.session.title ?? plan.session.id).replace(/[\r\n]/g, ' ')}" (session ${plan.session.id}),`,
     `# exported ${exportedAt.toISOString()}. Candidate: ${plan.candidate ?? 'unknown'}.`,
     '# Runs the steps of one role on THIS machine, in order, and writes a JSONL run log for',
-    '# `retrace ingest`. Secrets are read from the environment, never stored here.',
+    '# `retrace ingest`. Run each role on its machine at once: a step that needs another role',
+    '# waits for it (bounded). Secrets are read from the environment, never stored here.',
+    '# To change a step, edit the plan and export it again: retrace export PLAN.yaml --to sh',
     `#   usage: bash ${'$0'} --role ${roles.join('|')} [--log FILE] [--from STEP] [--to STEP] [--yes]`,
     PRELUDE,
     `PLAN_JSON=${bashQuote(JSON.stringify(bakedPlan(plan, values)))}`,
     `case "$ROLE" in ${roles.map(bashQuote).join(' | ')}) ;; *) echo "--role must be one of: ${roles.join(' ')}" >&2; usage ;; esac`,
+    // A misspelled --from/--to would run nothing (or everything): refuse it before any step.
+    `case "$ROLE" in ${roles.map((role) => `${bashQuote(role)}) ROLE_STEPS=${bashQuote(` ${plan.steps.filter((step) => step.roles.includes(role)).map((step) => step.id).join(' ')} `)} ;;`).join(' ')} esac`,
+    'for wanted in "$FROM" "$TO"; do',
+    '  [ -z "$wanted" ] && continue',
+    '  case "$ROLE_STEPS" in *" $wanted "*) ;; *) echo "--from/--to $wanted: $ROLE has no step of that id (its steps:$ROLE_STEPS)" >&2; exit 2 ;; esac',
+    'done',
   ];
   for (const role of roles) {
     const steps = plan.steps.filter((step) => step.roles.includes(role));
@@ -198,7 +229,7 @@ export function renderShellScript(plan: Plan, values: Readonly<Record<string, st
   for (const role of roles) {
     lines.push(`if [ "$ROLE" = ${bashQuote(role)} ]; then`);
     plan.steps.forEach((step, index) => {
-      if (step.roles.includes(role)) lines.push(stepCall(step, index, values).replace(/^/gm, '  '));
+      if (step.roles.includes(role)) lines.push(stepCall(plan, step, role, index, values).replace(/^/gm, '  '));
     });
     lines.push('fi');
   }

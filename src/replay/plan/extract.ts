@@ -136,6 +136,9 @@ export function extractPlan(recorded: RecordedSession): Extraction {
     // The same command on another host right after (in parallel, or one after the other): one step.
     const previous = steps.at(-1);
     if (previous && previous.command === command && !previous.roles.includes(role)) {
+      // Each host's own recorded call, so a run is compared with what that host did.
+      const first = previous.roles[0] ?? 'head';
+      previous.source.roles = { [first]: { message_ordinal: previous.source.message_ordinal, call_id: previous.source.call_id }, ...previous.source.roles, [role]: { message_ordinal: k.call.messageOrdinal, call_id: k.call.callId } };
       previous.roles.push(role);
       previous.timeout_s = Math.max(previous.timeout_s, timeoutFor(k.call));
       continue;

@@ -88,7 +88,8 @@ function indent(text: string, prefix: string): string {
 
 export interface DryRunInput {
   plan: Plan;
-  hosts: Readonly<Record<string, string | null>>;
+  /** role → the hosts named for it (several for a fleet), or null when none was given. */
+  hosts: Readonly<Record<string, readonly string[] | null>>;
   values: Readonly<Record<string, string>>;
   range: { first: number; last: number };
   secretsSet: Readonly<Record<string, boolean>>;
@@ -104,7 +105,7 @@ export function renderDryRun(input: DryRunInput): string {
   for (const [role, spec] of Object.entries(plan.roles)) {
     const host = input.hosts[role];
     lines.push('');
-    lines.push(`${role} → ${host ?? '(no --host given)'}   # ${recordedAs(spec)}, never used as a target`);
+    lines.push(`${role} → ${host && host.length > 0 ? host.join(', ') : '(no --host given)'}   # ${recordedAs(spec)}, never used as a target`);
     plan.steps.forEach((step, index) => {
       if (!step.roles.includes(role)) return;
       const outside = index < range.first || index > range.last;

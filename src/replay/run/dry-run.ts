@@ -4,7 +4,7 @@ import type { RunHeader, RunRecorder } from '../../core/run/record.js';
 
 /**
  * A dry run touches no host: it records what a live run would do (every step on every role, as
- * `planned`), so `retrace runs` and the session views list it next to live runs.
+ * `planned`, on each host named for it), so `retrace runs` and the session views list it next to live runs.
  */
 export async function recordDryRun(
   header: RunHeader,
@@ -18,7 +18,7 @@ export async function recordDryRun(
   for (const [index, step] of plan.steps.entries()) {
     if (index < range.first || index > range.last) continue;
     const rendered = renderStep(step, values);
-    for (const role of step.roles) {
+    for (const [role, host] of step.roles.flatMap((role) => (header.hosts[role]?.length ? header.hosts[role] : ['(none given)']).map((host) => [role, host] as const))) {
       const at = now();
       const start = {
         runId: header.id,
@@ -26,7 +26,7 @@ export async function recordDryRun(
         stepIndex: index,
         description: step.description,
         role,
-        host: header.hosts[role] ?? '(none given)',
+        host,
         attempt: 1,
         command: rendered.command,
         guard: rendered.guard,

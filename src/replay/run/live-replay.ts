@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { renderStep, secretNamesOf } from '../plan/render.js';
 import type { Plan } from '../../core/plan/schema.js';
 import { SshConnection, type ConnectOptions } from '../ssh/connection.js';
+import { LOCAL_HOST, Limiter, type Fleet } from '../../core/run/fleet.js';
+import { LocalHostExecutor } from './local-executor.js';
+import { readIncludedFiles } from '../ssh/ssh-config-files.js';
 import { describeTarget, parseHostSpec, resolveTarget, type ResolvedTarget } from '../ssh/host-target.js';
 import { parseSshConfig } from '../ssh/ssh-config.js';
 import { ReplayController } from './controller.js';
@@ -11,7 +14,7 @@ import type { RunEvent } from '../../core/run/events.js';
 import { SshHostExecutor, type HostExecutor } from './host-executor.js';
 import type { RunHeader, RunRecorder } from '../../core/run/record.js';
 import { secretsReferenced, type LingeringProcess } from './remote-command.js';
-import { runPlan } from './runner.js';
+import { DEFAULT_FORKS, runPlan } from './runner.js';
 
 /**
  * Everything between "the user asked for a live run" and the runner: the safety checks that come
@@ -38,14 +41,16 @@ export interface SshSettings {
   keepaliveCountMax?: number;
   readyTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Asks for an encrypted key's passphrase (on a terminal); without it such a key is refused, saying so. */
+  askPassphrase?: (keyPath: string) => Promise<string | null>;
 }
 
 const DEFAULT_KEYS = ['id_ed25519', 'id_ecdsa', 'id_rsa'];
 
 /** Roles of the steps that will run, missing from --host: a live run refuses to guess them. */
-export function missingRoles(plan: Plan, hostSpecs: Readonly<Record<string, string>>, range: { first: number; last: number }): string[] {
+export function missingRoles(plan: Plan, hostSpecs: Readonly<Fleet>, range: { first: number; last: number }): string[] {
   const needed = new Set(plan.steps.slice(range.first, range.last + 1).flatMap((step) => step.roles));
-  return Object.keys(plan.roles).filter((role) => needed.has(role) && !hostSpecs[role]);
+  return Object.keys(plan.roles).filter((role) => needed.has(role) && (hostSpecs[role]?.length ?? 0) === 0);
 }
 
 /** Secrets the steps in range refer to that the environment does not hold. */
@@ -60,20 +65,45 @@ export function missingSecrets(plan: Plan, env: NodeJS.ProcessEnv, range: { firs
   return [...used].filter((name) => env[name] === undefined || env[name] === '');
 }
 
-export function resolveHosts(hostSpecs: Readonly<Record<string, string>>, settings: SshSettings): Map<string, ResolvedTarget> {
+/** A host of a role, resolved: where and as whom to connect, or this machine. */
+export type FleetTarget = { kind: 'ssh'; target: ResolvedTarget; identityFile: string | null } | { kind: 'local' };
+
+function expandHome(path: string, home: string): string {
+  return path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path;
+}
+
+/** Each role's hosts through ssh_config (aliases, `Include`d files too); nothing is connected here. */
+export function resolveHosts(hostSpecs: Readonly<Fleet>, settings: SshSettings): Map<string, FleetTarget[]> {
   const home = settings.env?.['HOME'] ?? homedir();
   const configPath = settings.sshConfigPath ?? join(home, '.ssh', 'config');
-  const config = parseSshConfig(existsSync(configPath) ? readFileSync(configPath, 'utf8') : '');
+  const config = existsSync(configPath) ? parseSshConfig(readFileSync(configPath, 'utf8'), { file: configPath, home, readIncluded: readIncludedFiles }) : parseSshConfig('');
   const localUser = settings.env?.['USER'] ?? userInfo().username;
-  const targets = new Map<string, ResolvedTarget>();
-  for (const [role, spec] of Object.entries(hostSpecs)) targets.set(role, resolveTarget(parseHostSpec(spec), { config, home, localUser }));
+  const targets = new Map<string, FleetTarget[]>();
+  for (const [role, list] of Object.entries(hostSpecs)) {
+    targets.set(
+      role,
+      list.map((assignment): FleetTarget =>
+        assignment.spec === LOCAL_HOST
+          ? { kind: 'local' }
+          : { kind: 'ssh', target: resolveTarget(parseHostSpec(assignment.spec), { config, home, localUser }), identityFile: assignment.identityFile ? expandHome(assignment.identityFile, home) : null },
+      ),
+    );
+  }
   return targets;
 }
 
-export function connectOptionsFor(target: ResolvedTarget, settings: SshSettings): ConnectOptions {
+/** One `[user@]host[:port]` (or alias) through ssh_config. */
+export function resolveHostSpec(spec: string, settings: SshSettings): ResolvedTarget {
+  const resolved = resolveHosts({ host: [{ spec }] }, settings).get('host')?.[0];
+  if (resolved?.kind !== 'ssh') throw new Error(`${spec}: not a host to connect to over SSH`);
+  return resolved.target;
+}
+
+/** How to log in to one host; a ProxyJump hop gets its own (its IdentityFile, known_hosts), never the target's. */
+export function connectOptionsFor(target: ResolvedTarget, settings: SshSettings, hostIdentity: string | null = null): ConnectOptions {
   const home = settings.env?.['HOME'] ?? homedir();
   const defaults = target.identitiesOnly && target.identityFiles.length > 0 ? [] : DEFAULT_KEYS.map((name) => join(home, '.ssh', name));
-  const identities = [settings.identityFile, ...target.identityFiles, ...defaults].filter((path): path is string => Boolean(path));
+  const identities = [hostIdentity, settings.identityFile, ...target.identityFiles, ...defaults].filter((path): path is string => Boolean(path));
   const knownHosts = settings.knownHostsFile
     ? [settings.knownHostsFile]
     : target.knownHostsFiles.length > 0
@@ -88,31 +118,48 @@ export function connectOptionsFor(target: ResolvedTarget, settings: SshSettings)
     keepaliveIntervalMs: settings.keepaliveIntervalMs ?? (target.keepaliveIntervalS ?? 15) * 1000,
     keepaliveCountMax: settings.keepaliveCountMax ?? target.keepaliveCountMax ?? 3,
     readyTimeoutMs: settings.readyTimeoutMs ?? (target.connectTimeoutS ?? 20) * 1000,
+    askPassphrase: settings.askPassphrase ?? null,
   };
 }
 
-/** One connection per distinct host, shared by the roles that name the same one. */
-export async function connectHosts(targets: ReadonlyMap<string, ResolvedTarget>, settings: SshSettings): Promise<Map<string, HostExecutor>> {
+/**
+ * One connection per distinct host (roles that name the same one share it), at most `forks`
+ * opening at once; `local` needs none. Any refusal (a host key, a login) closes what was opened
+ * and fails the run before any step: a fleet never runs on the hosts that happened to answer.
+ */
+export async function connectHosts(targets: ReadonlyMap<string, readonly FleetTarget[]>, settings: SshSettings, forks = DEFAULT_FORKS, secretNames: readonly string[] = []): Promise<Map<string, HostExecutor[]>> {
+  const limiter = new Limiter(forks);
   const byHost = new Map<string, Promise<SshConnection>>();
-  const opened: Promise<SshConnection>[] = [];
-  for (const target of targets.values()) {
-    const key = describeTarget(target);
-    if (!byHost.has(key)) {
-      const connection = SshConnection.open(target, connectOptionsFor(target, settings));
-      byHost.set(key, connection);
-      opened.push(connection);
+  for (const list of targets.values()) {
+    for (const entry of list) {
+      if (entry.kind !== 'ssh') continue;
+      const key = describeTarget(entry.target);
+      if (!byHost.has(key)) {
+        const optionsFor = (hop: ResolvedTarget): ConnectOptions => connectOptionsFor(hop, settings, hop === entry.target ? entry.identityFile : null);
+        byHost.set(key, limiter.run(() => SshConnection.open(entry.target, optionsFor)));
+      }
     }
   }
-  const results = await Promise.allSettled(opened);
+  const results = await Promise.allSettled(byHost.values());
   const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure) {
     for (const result of results) if (result.status === 'fulfilled') result.value.close();
     throw failure.reason;
   }
-  const executors = new Map<string, HostExecutor>();
-  for (const [role, target] of targets) {
-    const connection = await byHost.get(describeTarget(target));
-    if (connection) executors.set(role, new SshHostExecutor(role, connection));
+  // Steps here get secrets as a host does, on stdin when they use them: never inherited from our environment.
+  const env = Object.fromEntries(Object.entries(settings.env ?? process.env).filter(([name]) => !secretNames.includes(name)));
+  const executors = new Map<string, HostExecutor[]>();
+  for (const [role, list] of targets) {
+    const members: HostExecutor[] = [];
+    for (const entry of list) {
+      if (entry.kind === 'local') {
+        members.push(new LocalHostExecutor(role, { env }));
+        continue;
+      }
+      const connection = await byHost.get(describeTarget(entry.target));
+      if (connection) members.push(new SshHostExecutor(role, connection));
+    }
+    executors.set(role, members);
   }
   return executors;
 }
@@ -129,6 +176,8 @@ export interface LiveReplayInput {
   /** `--keep-going`: a failed step does not stop the steps after it. */
   keepGoing?: boolean;
   resume: { done: ReadonlySet<string>; attempts: Map<string, number>; lingering?: ReadonlyMap<string, LingeringProcess> } | null;
+  /** Hosts that connect and run at once (`--forks`, default 5). */
+  forks?: number;
   /** Subscribed before the run starts, so it sees `run-started`. */
   listener?: (event: RunEvent) => void;
 }
@@ -144,7 +193,7 @@ export async function startLiveReplay(input: LiveReplayInput): Promise<LiveRepla
   const missing = missingRoles(input.plan, input.header.hostSpecs, input.range);
   if (missing.length > 0) {
     throw new ReplaySetupError(
-      `a live run needs --host ROLE=[user@]host[:port] for every role; missing: ${missing.join(', ')} (recorded addresses are never used as targets)`,
+      `a live run needs --host ROLE=[user@]host[:port] for every role; missing: ${missing.join(', ')} (an --inventory group per role works too; recorded addresses are never used as targets)`,
     );
   }
   const absent = missingSecrets(input.plan, env, input.range, input.values);
@@ -154,8 +203,8 @@ export async function startLiveReplay(input: LiveReplayInput): Promise<LiveRepla
     const value = env[name];
     if (value) secrets[name] = value;
   }
-  const executors = await connectHosts(resolveHosts(input.header.hostSpecs, input.settings), input.settings);
-  const header: RunHeader = { ...input.header, hosts: Object.fromEntries([...executors].map(([role, executor]) => [role, executor.display])) };
+  const executors = await connectHosts(resolveHosts(input.header.hostSpecs, input.settings), input.settings, input.forks, secretNamesOf(input.plan));
+  const header: RunHeader = { ...input.header, hosts: Object.fromEntries([...executors].map(([role, members]) => [role, members.map((executor) => executor.display)])) };
   const controller = new ReplayController(header.id);
   if (input.listener) controller.subscribe(input.listener);
   const done = runPlan({
@@ -163,6 +212,7 @@ export async function startLiveReplay(input: LiveReplayInput): Promise<LiveRepla
     plan: input.plan,
     controller,
     executors,
+    forks: input.forks,
     values: input.values,
     secrets,
     range: input.range,
@@ -175,7 +225,7 @@ export async function startLiveReplay(input: LiveReplayInput): Promise<LiveRepla
     recorder: input.recorder,
     resumed: input.resume !== null,
   }).finally(() => {
-    for (const executor of executors.values()) executor.close();
+    for (const members of executors.values()) for (const executor of members) executor.close();
   });
   return { controller, done };
 }

@@ -6,8 +6,10 @@ import { planFromStore } from '../plan/load.js';
 import { planValues, stepRange } from '../plan/render.js';
 import type { Plan } from '../../core/plan/schema.js';
 import { parsePlanYaml, validatePlan } from '../plan/yaml.js';
-import { parseHostSpec, parseRoleAssignment } from '../ssh/host-target.js';
-import { newRunId, targetKey, type RunHeader, type RunMode } from '../../core/run/record.js';
+import { newRunId, type RunHeader, type RunMode } from '../../core/run/record.js';
+import type { Fleet } from '../../core/run/fleet.js';
+import { fleetOf } from '../fleet/fleet-input.js';
+import { parseInventory } from '../fleet/inventory.js';
 import { resumeStateOf, type ResumeState } from './resume.js';
 
 /**
@@ -28,6 +30,8 @@ export interface ReplayRequest {
   source: string | null;
   resume: string | null;
   hosts: readonly string[];
+  /** An Ansible inventory (INI or YAML): its groups are roles. */
+  inventory?: string;
   vars: readonly string[];
   from?: string;
   to?: string;
@@ -52,15 +56,14 @@ function parseAssignments(list: readonly string[], flag: string): Record<string,
   return out;
 }
 
-function hostSpecsOf(list: readonly string[], plan: Plan): Record<string, string> {
-  const specs: Record<string, string> = {};
-  for (const item of list) {
-    const { role } = parseRoleAssignment(item);
-    if (!plan.roles[role]) throw new ReplayInputError(`--host ${item}: the plan has no role "${role}" (its roles: ${Object.keys(plan.roles).join(', ')})`);
-    if (specs[role]) throw new ReplayInputError(`--host ${role}= is given twice`);
-    specs[role] = item.slice(item.indexOf('=') + 1);
+/** The hosts of each role from --host and --inventory (checked, never connected to here). */
+function hostSpecsOf(list: readonly string[], inventoryFile: string | undefined, plan: Plan): Fleet {
+  let inventory = null;
+  if (inventoryFile) {
+    if (!existsSync(inventoryFile) || !statSync(inventoryFile).isFile()) throw new ReplayInputError(`--inventory ${inventoryFile}: no such file`);
+    inventory = parseInventory(readFileSync(inventoryFile, 'utf8'), inventoryFile);
   }
-  return specs;
+  return fleetOf(list, inventory, Object.keys(plan.roles), inventoryFile);
 }
 
 async function loadPlan(db: Database | null, source: string): Promise<{ plan: Plan; label: string }> {
@@ -82,7 +85,8 @@ export async function prepareReplay(db: Database | null, request: ReplayRequest,
     const label = stored.plan ?? '';
     const fromFile = label !== '' && !label.startsWith('session:') && existsSync(label) && statSync(label).isFile();
     const plan = fromFile ? parsePlanYaml(readFileSync(label, 'utf8'), label) : validatePlan(JSON.parse(stored.plan_json), `the plan of ${stored.id}`);
-    const hostSpecs = { ...stored.host_specs, ...hostSpecsOf(request.hosts, plan) };
+    // Roles named again now go to the hosts named now; the others to the hosts they ran on.
+    const hostSpecs = { ...stored.host_specs, ...hostSpecsOf(request.hosts, request.inventory, plan) };
     const from = request.from ?? stored.step_from ?? undefined;
     const to = request.to ?? stored.step_to ?? undefined;
     // The run's own --var values, then any given now.
@@ -90,7 +94,8 @@ export async function prepareReplay(db: Database | null, request: ReplayRequest,
     const values = planValues(plan, vars);
     const range = stepRange(plan, from, to);
     const resume = resumeStateOf(stored.id, stored.step_rows, plan, values);
-    const left = plan.steps.slice(range.first, range.last + 1).some((step) => step.roles.some((role) => !resume.done.has(targetKey(step.id, role))));
+    const doneSteps = new Set([...resume.done].map((key) => key.split('\u0000').slice(0, 2).join('\u0000')));
+    const left = plan.steps.slice(range.first, range.last + 1).some((step) => step.roles.some((role) => !doneSteps.has(`${step.id}\u0000${role}`)));
     // A run that ended ok has something to resume only when its plan changed since.
     if (stored.status === 'ok' && !left) throw new ReplayInputError(`${stored.id} already finished ok and its plan is unchanged; nothing to resume`);
     return {
@@ -103,8 +108,7 @@ export async function prepareReplay(db: Database | null, request: ReplayRequest,
   }
   if (!request.source) throw new ReplayInputError('name a plan file or a session to replay (or --resume RUN)');
   const { plan, label } = await loadPlan(db, request.source);
-  const hostSpecs = hostSpecsOf(request.hosts, plan);
-  for (const spec of Object.values(hostSpecs)) parseHostSpec(spec);
+  const hostSpecs = hostSpecsOf(request.hosts, request.inventory, plan);
   const vars = parseAssignments(request.vars, '--var');
   return {
     plan,
@@ -115,7 +119,7 @@ export async function prepareReplay(db: Database | null, request: ReplayRequest,
   };
 }
 
-function headerFor(id: string, plan: Plan, label: string, mode: RunMode, hostSpecs: Record<string, string>, from: string | undefined, to: string | undefined, now: Date, vars: Record<string, string>): RunHeader {
+function headerFor(id: string, plan: Plan, label: string, mode: RunMode, hostSpecs: Fleet, from: string | undefined, to: string | undefined, now: Date, vars: Record<string, string>): RunHeader {
   return {
     vars,
     id,
@@ -124,7 +128,7 @@ function headerFor(id: string, plan: Plan, label: string, mode: RunMode, hostSpe
     planLabel: label,
     planJson: JSON.stringify(plan),
     mode,
-    hosts: { ...hostSpecs },
+    hosts: Object.fromEntries(Object.entries(hostSpecs).map(([role, list]) => [role, list.map((a) => a.spec)])),
     hostSpecs,
     stepFrom: from ?? null,
     stepTo: to ?? null,

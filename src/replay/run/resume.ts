@@ -1,10 +1,10 @@
 import type { Plan } from '../../core/plan/schema.js';
-import { targetKey } from '../../core/run/record.js';
+import { stepTagOf, targetKey } from '../../core/run/record.js';
 import { renderStep } from '../plan/render.js';
 import type { LingeringProcess } from './remote-command.js';
 
 /**
- * What a resumed run keeps from before. A target counts as done only when it finished (ok,
+ * What a resumed run keeps from before. A target (a step on one host of a role) counts as done only when it finished (ok,
  * guarded, skipped) in the form the plan has now: a step the user fixed or changed in the plan
  * file (its rendered command or guard differs from the one recorded) runs again. A target whose
  * last attempt never reported its end (its connection was lost, retrace was killed) may still run
@@ -21,6 +21,8 @@ export interface ResumeState {
 export interface RecordedAttempt {
   step_id: string;
   role: string;
+  /** `user@host:port` the attempt ran on: each host of a fleet resumes on its own. */
+  host: string | null;
   attempt: number;
   status: string;
   command: string | null;
@@ -38,14 +40,15 @@ export function resumeStateOf(runId: string, steps: readonly RecordedAttempt[], 
   const lingering = new Map<string, LingeringProcess>();
   const rendered = new Map(plan.steps.map((step) => [step.id, { step, ...renderStep(step, values) }]));
   for (const row of steps) {
-    const key = targetKey(row.step_id, row.role);
+    const host = row.host ?? '';
+    const key = targetKey(row.step_id, row.role, host);
     attempts.set(key, Math.max(attempts.get(key) ?? 0, row.attempt));
-    if (UNFINISHED.has(row.status) && row.remote_pgid !== null) lingering.set(key, { pgid: row.remote_pgid, tag: `${runId}/${row.step_id}/${row.role}` });
+    if (UNFINISHED.has(row.status) && row.remote_pgid !== null) lingering.set(key, { pgid: row.remote_pgid, tag: stepTagOf(runId, row.step_id, row.role, host) });
     if (!FINISHED.has(row.status)) continue;
     const now = rendered.get(row.step_id);
     if (!now || !now.step.roles.includes(row.role)) continue;
     if (now.command === row.command && now.guard === row.guard) done.add(key);
-    else changed.push(`${row.step_id}@${row.role}`);
+    else changed.push(`${row.step_id}@${row.role} (${host})`);
   }
   return { done, attempts, changed, lingering };
 }

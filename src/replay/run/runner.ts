@@ -1,31 +1,40 @@
 import { batchesOf, renderStep } from '../plan/render.js';
 import type { Plan, PlanStep } from '../../core/plan/schema.js';
-import type { ReplayController } from './controller.js';
+import type { FailureDecision, ReplayController } from './controller.js';
 import type { StepResult, StepStatus, StepTarget } from '../../core/run/events.js';
 import type { HostExecutor } from './host-executor.js';
-import { targetKey, type RunHeader, type RunRecorder, type StepFinish, type StepStart } from '../../core/run/record.js';
+import { stepTagOf, targetKey, type RunHeader, type RunRecorder, type StepFinish, type StepStart } from '../../core/run/record.js';
+import { Limiter } from '../../core/run/fleet.js';
+import { FailureSpread } from './failure-spread.js';
+import { awaitedBy, effectivePoll, joinReadiness } from '../plan/coordination.js';
+import { waitForCluster } from './join-wait.js';
 import { secretsReferenced, stopLingeringCommand, type LingeringProcess } from './remote-command.js';
 import { pipefailNeed, SIGPIPE_EXIT } from '../plan/pipefail.js';
 import { judge, meetsExpectation, runStatusOf, type ExecOutcome } from '../../core/run/verdict.js';
 
 /**
- * The live run: steps in plan order, each on all of its roles' hosts at once; independent steps
- * together. For every host: record the start, evaluate the guard, run (polling when the step
- * says so), judge against the record, record the end. A failure stops the run (or, with
- * `holdOnFailure`, waits for a watcher to retry or go on); a lost connection is `unknown` and is
- * never retried by the runner itself.
+ * The live run: steps in plan order, each on every host of its roles at once (at most `forks`
+ * hosts at a time); independent steps together. For every host: record the start, evaluate the
+ * guard, run (polling when the step says so), judge against the record, record the end. A failure
+ * stops that host's later steps and the steps of the other roles that come after it (see
+ * failure-spread.ts), never its siblings'; with `holdOnFailure` the run waits for a watcher to
+ * retry, go on or stop; with `keepGoing` nothing is stopped. A lost connection is `unknown` and
+ * is never retried by the runner itself.
  */
 
 export interface RunnerInput {
   header: RunHeader;
   plan: Plan;
   controller: ReplayController;
-  executors: ReadonlyMap<string, HostExecutor>;
+  /** role → its hosts (one, or several for a fleet). */
+  executors: ReadonlyMap<string, readonly HostExecutor[]>;
+  /** Hosts that run at once (`--forks`, default 5). */
+  forks?: number;
   values: Readonly<Record<string, string>>;
   /** Secret values by name, read from the environment by the caller. */
   secrets: Readonly<Record<string, string>>;
   range: { first: number; last: number };
-  /** Targets a resumed run already finished (ok, guarded, skipped): not run again. */
+  /** Targets (`targetKey`) a resumed run already finished (ok, guarded, skipped): not run again. */
   done: ReadonlySet<string>;
   /** Attempts already recorded per target (a resume continues the count). */
   attempts: Map<string, number>;
@@ -60,6 +69,18 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+export const DEFAULT_FORKS = 5;
+
+/** One step on one host of one of its roles. */
+interface Target {
+  step: PlanStep;
+  index: number;
+  role: string;
+  executor: HostExecutor;
+  key: string;
+  target: StepTarget;
+}
+
 /** What happened to one target before its command ran: the guard's answer, or why it cannot run. */
 type Prepared =
   | { kind: 'run'; guardSatisfied: boolean | null }
@@ -68,52 +89,58 @@ type Prepared =
 export async function runPlan(input: RunnerInput): Promise<{ status: string; diverged: number }> {
   const { plan, controller, header } = input;
   const now = input.now ?? Date.now;
+  const limiter = new Limiter(input.forks ?? DEFAULT_FORKS);
+  const targetsOf = (step: PlanStep): Target[] =>
+    step.roles.flatMap((role) =>
+      (input.executors.get(role) ?? []).map((executor) => ({
+        step,
+        index: plan.steps.indexOf(step),
+        role,
+        executor,
+        key: targetKey(step.id, role, executor.display),
+        target: { stepId: step.id, role, host: executor.display },
+      })),
+    );
   const inRange = plan.steps.filter((_, index) => index >= input.range.first && index <= input.range.last);
-  const targets: StepTarget[] = inRange.flatMap((step) =>
-    step.roles.map((role) => ({ stepId: step.id, role, host: input.executors.get(role)?.display ?? '?' })),
-  );
   if (input.resumed) await input.recorder.runResumed(header.id, header.hosts, now(), header.pid, { planJson: header.planJson, vars: header.vars ?? {} });
   else await input.recorder.runStarted(header);
-  controller.emit({ type: 'run-started', runId: header.id, mode: 'live', steps: targets });
+  controller.emit({ type: 'run-started', runId: header.id, mode: 'live', steps: inRange.flatMap(targetsOf).map((t) => t.target) });
 
   const latest = new Map<string, StepStatus>();
+  const spread = new FailureSpread(plan.steps);
   let diverged = 0;
   const secretsFor = (text: string): Record<string, string> =>
     Object.fromEntries(secretsReferenced(text, Object.keys(input.secrets)).map((name) => [name, input.secrets[name] ?? '']));
 
-  const startTarget = async (step: PlanStep, role: string): Promise<{ start: StepStart; target: StepTarget }> => {
-    const executor = input.executors.get(role);
-    const key = targetKey(step.id, role);
-    const attempt = (input.attempts.get(key) ?? 0) + 1;
-    input.attempts.set(key, attempt);
-    const rendered = renderStep(step, input.values);
-    const target: StepTarget = { stepId: step.id, role, host: executor?.display ?? '?' };
+  const startTarget = async (t: Target): Promise<StepStart> => {
+    const attempt = (input.attempts.get(t.key) ?? 0) + 1;
+    input.attempts.set(t.key, attempt);
+    const rendered = renderStep(t.step, input.values);
     const start: StepStart = {
       runId: header.id,
-      stepId: step.id,
-      stepIndex: plan.steps.indexOf(step),
-      description: step.description,
-      role,
-      host: target.host,
+      stepId: t.step.id,
+      stepIndex: t.index,
+      description: t.step.description,
+      role: t.role,
+      host: t.target.host,
       attempt,
       command: rendered.command,
       guard: rendered.guard,
-      destructive: step.destructive,
+      destructive: t.step.destructive,
       startedAt: now(),
     };
     await input.recorder.stepStarted(start);
-    controller.emit({ type: 'step-started', target, command: rendered.command, destructive: step.destructive });
-    return { start, target };
+    controller.emit({ type: 'step-started', target: t.target, command: rendered.command, destructive: t.step.destructive });
+    return start;
   };
 
   /** Guard first: a step whose work is done is skipped before anyone is asked to approve it. */
-  const prepare = async (step: PlanStep, role: string, target: StepTarget): Promise<Prepared> => {
-    const executor = input.executors.get(role);
+  const prepare = async ({ step, role, executor, key, target }: Target): Promise<Prepared> => {
     if (controller.stopped) return { kind: 'done', status: 'interrupted', verdict: 'unknown', detail: 'not run: the run was stopped', guardSatisfied: null, outcome: null };
-    if (!executor || executor.lost !== null) {
-      return { kind: 'done', status: 'unknown', verdict: 'unknown', detail: `not run: the connection to ${role} was lost earlier (${executor?.lost ?? 'no host'})`, guardSatisfied: null, outcome: null };
+    if (executor.lost !== null) {
+      return { kind: 'done', status: 'unknown', verdict: 'unknown', detail: `not run: the connection to ${role} ${executor.display} was lost earlier (${executor.lost})`, guardSatisfied: null, outcome: null };
     }
-    const lingering = input.lingering?.get(targetKey(step.id, role));
+    const lingering = input.lingering?.get(key);
     if (lingering) {
       // A resume: the previous attempt may still run on the host (its connection was lost, or
       // retrace was killed). Stop that process group before anything else: never two copies.
@@ -134,31 +161,38 @@ export async function runPlan(input: RunnerInput): Promise<{ status: string; div
     return { kind: 'run', guardSatisfied: false };
   };
 
-  const execute = async (step: PlanStep, role: string, target: StepTarget): Promise<{ outcome: ExecOutcome; judged: ReturnType<typeof judge> }> => {
-    const executor = input.executors.get(role) as HostExecutor;
+  const execute = async ({ step, role, executor, key, target }: Target): Promise<{ outcome: ExecOutcome; judged: ReturnType<typeof judge> }> => {
     const rendered = renderStep(step, input.values);
-    const expected = { ...step, expect: { ...step.expect, output: rendered.expectOutput } };
+    // A check that waits for other roles polls for what it expects (a cluster's N nodes).
+    const poll = effectivePoll(plan, step);
+    const expected = { ...step, poll, expect: { ...step.expect, output: rendered.expectOutput } };
+    const join = awaitedBy(plan, step, role) ? joinReadiness(rendered.command) : null;
+    if (join) {
+      const notReady = await waitForCluster(executor, join.check, join.address, controller.signal, now);
+      if (notReady) return { outcome: { kind: 'exited', exitCode: 1, output: `${notReady}\n` }, judged: { status: controller.stopped ? 'interrupted' : 'failed', verdict: controller.stopped ? 'unknown' : 'diverged', detail: notReady } };
+    }
     const need = pipefailNeed(rendered.command);
     const began = now();
     let outcome: ExecOutcome | null = null;
-    while (outcome === null || (outcome.kind === 'exited' && step.poll && !controller.stopped)) {
+    while (outcome === null || (outcome.kind === 'exited' && poll && !controller.stopped)) {
       outcome = await executor.run(rendered.command, {
         timeoutMs: step.timeout_s * 1000,
         secrets: secretsFor(rendered.command),
         signal: controller.signal,
         pipefail: need.pipefail,
-        stepTag: `${header.id}/${step.id}/${role}`,
-        onProcessGroup: (pgid) => void input.recorder.stepRemoteProcess?.(header.id, step.id, role, input.attempts.get(targetKey(step.id, role)) ?? 1, pgid),
+        stepTag: stepTagOf(header.id, step.id, role, executor.display),
+        onProcessGroup: (pgid) =>
+          void input.recorder.stepRemoteProcess?.(header.id, { stepId: step.id, role, host: executor.display, attempt: input.attempts.get(key) ?? 1 }, pgid),
         onOutput: (stream, chunk) => controller.emit({ type: 'output', target, stream, chunk }),
       });
       // `head` stopped reading early and the command before it died of SIGPIPE: nothing failed.
       if (outcome.kind === 'exited' && outcome.exitCode === SIGPIPE_EXIT && need.sigpipeExpected) outcome = { ...outcome, exitCode: 0 };
-      if (outcome.kind !== 'exited' || !step.poll || meetsExpectation(expected.expect, outcome.exitCode, outcome.output)) break;
-      if (now() - began + step.poll.interval_s * 1000 > step.poll.max_s * 1000) break;
-      await sleep(step.poll.interval_s * 1000, controller.signal);
+      if (outcome.kind !== 'exited' || !poll || meetsExpectation(expected.expect, outcome.exitCode, outcome.output)) break;
+      if (now() - began + poll.interval_s * 1000 > poll.max_s * 1000) break;
+      await sleep(poll.interval_s * 1000, controller.signal);
     }
     // Stopped while polling: the wait was cut short, not failed.
-    if (controller.stopped && step.poll && outcome.kind === 'exited' && !meetsExpectation(expected.expect, outcome.exitCode, outcome.output)) {
+    if (controller.stopped && poll && outcome.kind === 'exited' && !meetsExpectation(expected.expect, outcome.exitCode, outcome.output)) {
       outcome = { kind: 'interrupted', output: outcome.output };
     }
     return { outcome, judged: judge(expected, outcome) };
@@ -184,62 +218,82 @@ export async function runPlan(input: RunnerInput): Promise<{ status: string; div
     return result;
   };
 
-  const runStep = async (step: PlanStep, roles: readonly string[]): Promise<StepResult[]> => {
-    const begun = await Promise.all(roles.map(async (role) => {
-      const { start, target } = await startTarget(step, role);
-      return { role, start, target, prepared: await prepare(step, role, target) };
-    }));
+  /** One step on the given hosts: guards (at most `forks` at once), one confirmation, then the commands. */
+  const runStep = async (step: PlanStep, targets: readonly Target[]): Promise<StepResult[]> => {
+    const begun = await Promise.all(targets.map((t) => limiter.run(async () => {
+      const start = await startTarget(t);
+      return { t, start, prepared: await prepare(t) };
+    })));
     const toRun = begun.filter((b) => b.prepared.kind === 'run');
     let approved = true;
     if (step.destructive && !input.autoConfirm && toRun.length > 0) {
       approved = await controller.askConfirmation(
-        { stepId: step.id, role: toRun.map((b) => b.role).join('+'), host: toRun.map((b) => b.target.host).join(', ') },
+        { stepId: step.id, role: [...new Set(toRun.map((b) => b.t.role))].join('+'), host: toRun.map((b) => b.t.target.host).join(', ') },
         renderStep(step, input.values).command,
       );
     }
-    return Promise.all(begun.map(async ({ role, start, target, prepared }) => {
-      if (prepared.kind === 'done') return finishTarget(start, target, prepared);
+    return Promise.all(begun.map(({ t, start, prepared }) => {
+      if (prepared.kind === 'done') return finishTarget(start, t.target, prepared);
       if (!approved) {
         const why = controller.stopped ? 'not run: the run was stopped' : 'declined at the confirmation';
-        return finishTarget(start, target, { status: 'skipped', verdict: null, detail: why, guardSatisfied: prepared.guardSatisfied, outcome: null });
+        return finishTarget(start, t.target, { status: 'skipped', verdict: null, detail: why, guardSatisfied: prepared.guardSatisfied, outcome: null });
       }
-      const { outcome, judged } = await execute(step, role, target);
-      return finishTarget(start, target, { ...judged, guardSatisfied: prepared.guardSatisfied, outcome });
+      return limiter.run(async () => {
+        const { outcome, judged } = await execute(t);
+        return finishTarget(start, t.target, { ...judged, guardSatisfied: prepared.guardSatisfied, outcome });
+      });
     }));
   };
 
-  const recordSkip = async (step: PlanStep, role: string, why: string): Promise<StepResult> => {
-    const { start, target } = await startTarget(step, role);
-    return finishTarget(start, target, { status: 'skipped', verdict: null, detail: why, guardSatisfied: null, outcome: null });
+  const recordSkip = async (t: Target, why: string): Promise<StepResult> => {
+    const start = await startTarget(t);
+    return finishTarget(start, t.target, { status: 'skipped', verdict: null, detail: why, guardSatisfied: null, outcome: null });
   };
+
+  /** The targets of a step still to run: not done by an earlier attempt, not stopped by a failure. */
+  const runnable = (step: PlanStep): Target[] =>
+    targetsOf(step).filter((t) => {
+      if (input.done.has(t.key)) return false;
+      if (input.keepGoing || spread.blocked(step, t.index, t.role, t.target.host) === null) return true;
+      // Not run: what waits for this target waits in vain too.
+      spread.failed({ index: t.index, stepId: step.id, role: t.role, host: t.target.host });
+      return false;
+    });
 
   outer: for (const batch of batchesOf(inRange)) {
     await controller.gate();
     if (controller.stopped) break;
-    let pending = batch.map((step) => ({ step, roles: step.roles.filter((role) => !input.done.has(targetKey(step.id, role))) }));
+    let pending = batch.map((step) => ({ step, targets: runnable(step) }));
     for (;;) {
       const results = (
         await Promise.all(
-          pending.map(({ step, roles }) => {
-            if (roles.length === 0) return Promise.resolve([]);
-            if (controller.isSkipped(step.id)) return Promise.all(roles.map((role) => recordSkip(step, role, 'skipped by the operator')));
-            return runStep(step, roles);
+          pending.map(({ step, targets }) => {
+            if (targets.length === 0) return Promise.resolve([]);
+            if (controller.isSkipped(step.id)) return Promise.all(targets.map((t) => recordSkip(t, 'skipped by the operator')));
+            return runStep(step, targets);
           }),
         )
       ).flat();
       for (const result of results) {
-        latest.set(targetKey(result.stepId, result.role), result.status);
+        latest.set(targetKey(result.stepId, result.role, result.host), result.status);
         if (result.verdict === 'diverged') diverged += 1;
       }
       const failed = results.filter((result) => FAILED.includes(result.status));
       if (failed.length === 0) break;
-      const decision = input.keepGoing && !input.holdOnFailure ? { kind: 'continue' as const } : await controller.awaitFailureDecision(input.holdOnFailure);
+      if (controller.stopped) break outer;
+      // Without a watcher to decide, a failure stops what depends on it and the run goes on elsewhere.
+      const decision: FailureDecision | { kind: 'spread' } = !input.holdOnFailure ? { kind: input.keepGoing ? 'continue' : 'spread' } : await controller.awaitFailureDecision(true);
       if (decision.kind === 'stop') break outer;
+      if (decision.kind === 'spread') {
+        for (const f of failed) spread.failed({ index: plan.steps.findIndex((s) => s.id === f.stepId), stepId: f.stepId, role: f.role, host: f.host });
+        break;
+      }
       if (decision.kind === 'continue') break;
+      const retried = new Set(decision.stepIds);
       pending = pending
-        .filter(({ step }) => decision.stepIds.includes(step.id))
-        .map(({ step }) => ({ step, roles: failed.filter((f) => f.stepId === step.id).map((f) => f.role) }));
-      diverged -= failed.filter((f) => f.verdict === 'diverged' && decision.stepIds.includes(f.stepId)).length;
+        .filter(({ step }) => retried.has(step.id))
+        .map(({ step, targets }) => ({ step, targets: targets.filter((t) => failed.some((f) => f.stepId === step.id && f.role === t.role && f.host === t.target.host)) }));
+      diverged -= failed.filter((f) => f.verdict === 'diverged' && retried.has(f.stepId)).length;
       if (pending.length === 0) break;
     }
   }

@@ -21,6 +21,11 @@ export interface ConnectOptions {
   keepaliveIntervalMs: number;
   keepaliveCountMax: number;
   readyTimeoutMs: number;
+  /**
+   * Asks for the passphrase of an encrypted key when no ssh-agent is running (a terminal prompt);
+   * null (or absent) when nobody can answer: such a key is then refused, saying why.
+   */
+  askPassphrase?: ((keyPath: string) => Promise<string | null>) | null;
 }
 
 export class ConnectError extends Error {
@@ -44,8 +49,22 @@ export interface ExecHandlers {
   onStderr?(chunk: string): void;
 }
 
-function loadKeys(paths: readonly string[]): { path: string; key: Buffer }[] {
-  const keys: { path: string; key: Buffer }[] = [];
+interface LoadedKey {
+  path: string;
+  key: Buffer;
+  passphrase?: string;
+}
+
+const ENCRYPTED = /encrypted|passphrase/i;
+
+/**
+ * The key files to log in with, as ssh reads them: a missing one is no error; an encrypted one is
+ * unlocked by the agent when there is one (the agent's identities are tried first), else by a
+ * passphrase asked on the terminal; with neither, the login fails naming the key and the fixes.
+ */
+async function loadKeys(paths: readonly string[], options: Pick<ConnectOptions, 'agentSocket' | 'askPassphrase'>): Promise<{ keys: LoadedKey[]; locked: string[] }> {
+  const keys: LoadedKey[] = [];
+  const locked: string[] = [];
   for (const path of paths) {
     let text: Buffer;
     try {
@@ -54,16 +73,32 @@ function loadKeys(paths: readonly string[]): { path: string; key: Buffer }[] {
       continue; // like ssh: a missing default identity is not an error
     }
     const parsed = utils.parseKey(text);
-    if (parsed instanceof Error) continue; // encrypted keys need the agent; unreadable ones are skipped
-    keys.push({ path, key: text });
+    if (!(parsed instanceof Error)) {
+      keys.push({ path, key: text });
+      continue;
+    }
+    if (!ENCRYPTED.test(parsed.message)) continue; // not a private key ssh could read either
+    if (options.agentSocket || !options.askPassphrase) {
+      locked.push(path);
+      continue;
+    }
+    for (let tries = 0; tries < 3; tries += 1) {
+      const passphrase = await options.askPassphrase(path);
+      if (passphrase === null) break;
+      if (!(utils.parseKey(text, passphrase) instanceof Error)) {
+        keys.push({ path, key: text, passphrase });
+        break;
+      }
+      if (tries === 2) throw new ConnectError(`${path}: wrong passphrase (3 tries)`);
+    }
   }
-  return keys;
+  return { keys, locked };
 }
 
-function authHandler(user: string, agentSocket: string | null, keys: { key: Buffer }[]) {
+function authHandler(user: string, agentSocket: string | null, keys: LoadedKey[]) {
   const attempts: AnyAuthMethod[] = [];
   if (agentSocket) attempts.push({ type: 'agent', username: user, agent: agentSocket });
-  for (const { key } of keys) attempts.push({ type: 'publickey', username: user, key });
+  for (const { key, passphrase } of keys) attempts.push({ type: 'publickey', username: user, key, ...(passphrase === undefined ? {} : { passphrase }) });
   return (_left: AuthenticationType[], _partial: boolean, next: NextAuthHandler): void => {
     const attempt = attempts.shift();
     if (attempt) next(attempt);
@@ -86,16 +121,21 @@ export class SshConnection {
     client.on('end', () => this.markLost('connection closed by the server'));
   }
 
-  static async open(target: ResolvedTarget, options: ConnectOptions): Promise<SshConnection> {
+  /**
+   * Connects to `target`, through its ProxyJump hops first. `options` may be a function: each hop
+   * then logs in with its own settings (its IdentityFile, its known_hosts), as ssh does.
+   */
+  static async open(target: ResolvedTarget, options: ConnectOptions | ((hop: ResolvedTarget) => ConnectOptions)): Promise<SshConnection> {
+    const optionsFor = typeof options === 'function' ? options : () => options;
     const hops: SshConnection[] = [];
     try {
       let sock: Readable | undefined;
       for (const jump of target.jumps) {
-        const hop = await SshConnection.open(jump, options);
+        const hop = await SshConnection.open(jump, optionsFor);
         hops.push(hop);
         sock = await hop.forward(target.host, target.port);
       }
-      const client = await connectClient(target, options, sock);
+      const client = await connectClient(target, optionsFor(target), sock);
       return new SshConnection(client, target, hops);
     } catch (error) {
       for (const hop of hops) hop.close();
@@ -190,12 +230,13 @@ export class SshConnection {
   }
 }
 
-function connectClient(target: ResolvedTarget, options: ConnectOptions, sock: Readable | undefined): Promise<InstanceType<typeof Client>> {
+async function connectClient(target: ResolvedTarget, options: ConnectOptions, sock: Readable | undefined): Promise<InstanceType<typeof Client>> {
   const check = hostKeyCheck(target.host, target.port, { knownHostsFiles: options.knownHostsFiles, acceptNew: options.acceptNew });
-  const keys = loadKeys(options.identityFiles);
+  const { keys, locked } = await loadKeys(options.identityFiles, options);
   const name = describeTarget(target);
+  const lockedNote = locked.length === 0 || options.agentSocket ? '' : `; ${locked.join(', ')} ${locked.length > 1 ? 'are' : 'is'} encrypted and no ssh-agent is running: add ${locked.length > 1 ? 'them' : 'it'} to one (ssh-add), or run retrace on a terminal to be asked for the passphrase`;
   if (keys.length === 0 && !options.agentSocket) {
-    return Promise.reject(new ConnectError(`no identity to log in to ${name} with: no ssh-agent (SSH_AUTH_SOCK) and no readable key file (tried ${options.identityFiles.join(', ') || 'none'})`));
+    throw new ConnectError(`no identity to log in to ${name} with: no ssh-agent (SSH_AUTH_SOCK) and no readable key file (tried ${options.identityFiles.join(', ') || 'none'})${lockedNote}`);
   }
   return new Promise((resolve, reject) => {
     const client = new Client();
@@ -205,7 +246,7 @@ function connectClient(target: ResolvedTarget, options: ConnectOptions, sock: Re
       if (settled) return;
       settled = true;
       client.end();
-      reject(refusal ?? new ConnectError(`cannot connect to ${name}: ${error.message}`, { cause: error }));
+      reject(refusal ?? new ConnectError(`cannot connect to ${name}: ${error.message}${/authentication/i.test(error.message) ? lockedNote : ''}`, { cause: error }));
     };
     client.once('ready', () => {
       settled = true;

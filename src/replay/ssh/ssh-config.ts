@@ -2,9 +2,11 @@ import { patternListMatches } from './known-hosts.js';
 
 /**
  * The part of OpenSSH's client configuration retrace honours: `Host` blocks (patterns with `*`,
- * `?` and `!`), first value wins, and the keywords that decide where and as whom to connect.
- * `Match` blocks are not evaluated (their options never apply) and `Include` is not followed;
- * both are reported so a user knows why an option had no effect. Pure: text in, values out.
+ * `?` and `!`), first value wins, `Include` (globs, `~`, paths relative to ~/.ssh, nested up to
+ * 16 deep, inside a Host block too: the included options then apply only where that block does),
+ * and the keywords that decide where and as whom to connect. `Match` blocks are not evaluated
+ * (their options never apply) and are reported so a user knows why an option had no effect.
+ * Pure: text in, values out; included files are read through the function the caller passes.
  */
 
 export interface SshConfigBlock {
@@ -20,6 +22,20 @@ export interface SshConfig {
   notes: { line: number; message: string }[];
 }
 
+/** Where `Include` finds its files: the paths a (glob) pattern names, in order, with their text. */
+export type IncludeReader = (pattern: string) => { path: string; text: string }[];
+
+export interface IncludeContext {
+  /** The file being parsed, for messages. */
+  file: string;
+  /** `~` and relative Include paths (which OpenSSH reads from ~/.ssh). */
+  home: string;
+  readIncluded: IncludeReader;
+}
+
+/** OpenSSH's READCONF_MAX_DEPTH. */
+const MAX_INCLUDE_DEPTH = 16;
+
 /** Splits `Key value`, `Key=value` and `Key "quoted value"` into its words. */
 function words(text: string): string[] {
   const out: string[] = [];
@@ -28,35 +44,58 @@ function words(text: string): string[] {
   return out;
 }
 
-export function parseSshConfig(text: string): SshConfig {
+function includePath(word: string, home: string): string {
+  if (word === '~' || word.startsWith('~/')) return `${home}${word.slice(1)}`;
+  return word.startsWith('/') ? word : `${home}/.ssh/${word}`;
+}
+
+export function parseSshConfig(text: string, include?: IncludeContext): SshConfig {
   const blocks: SshConfigBlock[] = [{ patterns: null, skipped: false, options: [] }];
   const notes: SshConfig['notes'] = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
-    const line = index + 1;
-    const trimmed = raw.trim();
-    if (trimmed === '' || trimmed.startsWith('#')) return;
-    const split = /^([A-Za-z][A-Za-z0-9]*)\s*(?:=\s*|\s+)(.*)$/.exec(trimmed);
-    if (!split) {
-      notes.push({ line, message: `not "Keyword value": ${trimmed}` });
-      return;
-    }
-    const key = (split[1] ?? '').toLowerCase();
-    const value = (split[2] ?? '').trim();
-    if (key === 'host') {
-      blocks.push({ patterns: words(value), skipped: false, options: [] });
-      return;
-    }
-    if (key === 'match') {
-      notes.push({ line, message: 'Match blocks are not evaluated; their options are ignored' });
-      blocks.push({ patterns: [], skipped: true, options: [] });
-      return;
-    }
-    if (key === 'include') {
-      notes.push({ line, message: `Include ${value} is not followed` });
-      return;
-    }
-    blocks.at(-1)?.options.push({ key, value, line });
-  });
+  const parse = (body: string, file: string | null, depth: number): void => {
+    body.split(/\r?\n/).forEach((raw, index) => {
+      const line = index + 1;
+      const where = file && depth > 0 ? `${file}:${line}: ` : '';
+      const trimmed = raw.trim();
+      if (trimmed === '' || trimmed.startsWith('#')) return;
+      const split = /^([A-Za-z][A-Za-z0-9]*)\s*(?:=\s*|\s+)(.*)$/.exec(trimmed);
+      if (!split) {
+        notes.push({ line, message: `${where}not "Keyword value": ${trimmed}` });
+        return;
+      }
+      const key = (split[1] ?? '').toLowerCase();
+      const value = (split[2] ?? '').trim();
+      if (key === 'host') {
+        blocks.push({ patterns: words(value), skipped: false, options: [] });
+        return;
+      }
+      if (key === 'match') {
+        notes.push({ line, message: `${where}Match blocks are not evaluated; their options are ignored` });
+        blocks.push({ patterns: [], skipped: true, options: [] });
+        return;
+      }
+      if (key === 'include') {
+        if (!include) {
+          notes.push({ line, message: `${where}Include ${value} is not followed (no file to read it from)` });
+          return;
+        }
+        if (depth >= MAX_INCLUDE_DEPTH) {
+          notes.push({ line, message: `${where}Include ${value}: nested more than ${MAX_INCLUDE_DEPTH} deep (a loop?); not followed` });
+          return;
+        }
+        const around = blocks.at(-1) ?? { patterns: null, skipped: false, options: [] };
+        for (const word of words(value)) {
+          const found = include.readIncluded(includePath(word, include.home));
+          for (const { path, text: included } of found) parse(included, path, depth + 1);
+        }
+        // Back in the including file: its lines go on under the block the Include was in.
+        if (blocks.at(-1) !== around) blocks.push({ patterns: around.patterns, skipped: around.skipped, options: [] });
+        return;
+      }
+      blocks.at(-1)?.options.push({ key, value, line });
+    });
+  };
+  parse(text, include?.file ?? null, 0);
   return { blocks, notes };
 }
 

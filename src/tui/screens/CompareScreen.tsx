@@ -61,7 +61,8 @@ function sideBySide(step: RunStepRow | undefined, width: number): Segment[][] {
   const half = Math.floor((width - 3) / 2);
   const left = ['Recorded', ...wrap(step.recorded?.output_excerpt ?? '(nothing recorded)', half)];
   const right = ['This run', ...wrap(step.detail ?? `${step.status} on ${step.host ?? '?'}`, half)];
-  const lines: Segment[][] = [[seg(fit(`$ ${step.command}`, width), 'accent')]];
+  // A role of several hosts has a row per host: the pane says which one.
+  const lines: Segment[][] = [[seg(fit(`${step.fleet_host ? `${step.fleet_host} ` : ''}$ ${step.command}`, width), 'accent')]];
   for (let index = 0; index < DETAIL_LINES - 1; index += 1) {
     const tone = index === 0 ? 'title' : 'plain';
     lines.push([seg(fit(left[index] ?? '', half), tone), seg(' │ ', 'dim'), seg(fit(right[index] ?? '', half), index === 0 ? 'title' : isDiverged(step) ? 'danger' : 'plain')]);

@@ -68,9 +68,9 @@ function appendOutput(step: LiveStep, chunk: string): LiveStep {
   return { ...step, output, partial, outputLines: step.outputLines + pieces.length };
 }
 
-/** A step runs once per role (a pull on head and on worker): both make a row. */
+/** A step runs once per host of each of its roles (a pull on the head and on every worker): each makes a row. */
 function sameStep(step: LiveStep, target: StepTarget): boolean {
-  return step.stepId === target.stepId && step.role === target.role;
+  return step.stepId === target.stepId && step.role === target.role && step.host === target.host;
 }
 
 function updateStep(state: LiveRunState, target: StepTarget, change: (step: LiveStep) => LiveStep): LiveRunState {

@@ -52,6 +52,18 @@ describe('live run reducer', () => {
   const events = (state: LiveRunState, ...list: RunEvent[]) => liveRunReducer(state, { type: 'events', events: list, now: 1_000 });
   const started = events(initialLiveRun(5), runStarted());
 
+  it('shows each host of a fleet as its own row', () => {
+    const fleet = [1, 2, 3].map((n) => ({ stepId: 'pull-image', role: 'worker', host: `aurora@127.0.0.${n + 2}:22` }));
+    let state = events(initialLiveRun(5), { type: 'run-started', runId: 'run_fleet', mode: 'live', steps: fleet });
+    state = events(state, { type: 'step-started', target: fleet[1]!, command: 'docker pull x', destructive: false }, { type: 'output', target: fleet[1]!, stream: 'stdout', chunk: 'Digest: sha256:abc\n' });
+    state = events(state, { type: 'step-finished', result: { ...fleet[2]!, status: 'failed', exitCode: 127, startedAt: 0, endedAt: 1, durationMs: 1, verdict: 'diverged', detail: 'docker: command not found' } });
+    expect(state.steps.map((step) => `${step.host} ${step.status} ${step.output.join('|')}`)).toEqual([
+      'aurora@127.0.0.3:22 pending ',
+      'aurora@127.0.0.4:22 running Digest: sha256:abc',
+      'aurora@127.0.0.5:22 failed ',
+    ]);
+  });
+
   it('takes the steps from run-started and follows the running step', () => {
     expect(started.steps.map((step) => `${step.stepId} ${step.status}`)).toEqual(['stop-glm pending', 'pull-image pending', 'probe-image pending', 'health pending']);
     const running = events(started, { type: 'step-started', target: target('probe-image'), command: 'docker run …', destructive: false });
