@@ -14,7 +14,9 @@ const TAG_BLOCK = /^\s*<([\w-]+)(?:\s[^>]*)?>[\s\S]*?<\/\1>\s*/;
 const LABEL = /^\s*(?:goal|next|task|todo|objective|request)\s*:\s*/i;
 const ASK_VERB = /\b(?:deploy|serve|serving|host|launch|set ?up|stand up|bring up|spin up|get .{1,80}? (?:running|serving|working|up)|run|install|migrate|upgrade|replace|add|want|need|make|try)\b/i;
 /** What a deployment is of: a serving stack, a model, an endpoint. */
-const SERVING_OBJECT = /\b(?:model|endpoint|inference|server|service|api|gpus?|weights|checkpoint|container|image|cluster|node)\b/i;
+const SERVING_OBJECT = /\b(?:(?:language |local |coding |chat )?models?|llms?|inference|weights|checkpoint|gpus?)\b/i;
+/** A command template that quotes what the user typed (`## User Input` then a fenced block). */
+const QUOTED_INPUT = /^\s*#{1,6}\s*(?:user input|user request|request|arguments|task)\s*\n+```[\w-]*\n([\s\S]*?)\n```/i;
 const ACKNOWLEDGEMENT = /^\s*(?:ok(?:ay)?|yes|yep|no|sure|thanks?(?: you)?|thx|great|nice|good|perfect|continue|go(?: on| ahead)?|proceed|do it|please do|y|n)\s*[.!]*\s*$/i;
 const COMMIT_REQUEST = /^\s*(?:please\s+|now\s+|can you\s+|could you\s+)?(?:git\s+)?(?:commit|push|amend|stage|squash)\b|\bcommit (?:my|the|these|all|your) (?:changes|work|files)\b/i;
 const LOG_LINE = /^\s*(?:\[?\d{4}-\d\d-\d\d[T ]|\d\d:\d\d:\d\d|Traceback \(most recent call last\)|File "[^"]+", line \d+|at [\w$.<>]+ \(|[\w.]*(?:Error|Exception)\b:|(?:INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL)\b|[|│>$#] |\+{3}|-{3}|@@ )/;
@@ -23,7 +25,8 @@ const LOG_LINE = /^\s*(?:\[?\d{4}-\d\d-\d\d[T ]|\d\d:\d\d:\d\d|Traceback \(most 
 function typedPart(text: string): string {
   let rest = text;
   for (let found = TAG_BLOCK.exec(rest); found; found = TAG_BLOCK.exec(rest)) rest = rest.slice(found[0].length);
-  return rest.trim();
+  const quoted = QUOTED_INPUT.exec(rest);
+  return (quoted ? (quoted[1] as string) : rest).trim();
 }
 
 function isPastedLog(text: string): boolean {
@@ -46,13 +49,9 @@ export function asksForDeployment(text: string): boolean {
   return ASK_VERB.test(text) && object;
 }
 
-/** The request as a sentence run: from its start (or, for a long message, from its first ask), clipped. */
+/** The request as a run of sentences from its start, clipped. */
 function requestText(text: string): string {
-  const list = sentences(text);
-  const whole = list.join(' ');
-  if (whole.length <= 300) return clip(whole.replace(LABEL, ''), 300);
-  const ask = list.findIndex((s) => ASK_VERB.test(s));
-  return clip(list.slice(Math.max(ask, 0)).join(' ').replace(LABEL, ''), 300);
+  return clip(sentences(text).join(' ').replace(LABEL, ''), 300);
 }
 
 export function findGoal(messages: readonly TreeMessage[]): { text: string; ordinal: number } | null {

@@ -70,7 +70,7 @@ function tagShape(tag: string): string {
 function imageLead(raw: string, sentence: string, context: LeadContext): Omit<Lead, 'mentions'> | null {
   const backticked = raw.startsWith('`');
   const token = raw.replace(/^`|`$/g, '').replace(/^[("'[<*]+|[)"'\]>.,;:!?*]+$/g, '');
-  if (!token || /:\/\/|^[/~.]|@|\s/.test(token) || FILE_EXTENSION.test(token)) return null;
+  if (!token || /:\/\/|^[/~.]|@|\s/.test(token) || FILE_EXTENSION.test(token) || /\.(?:py|json|ya?ml|md|txt|toml|sh|ts|js|go|rs|log):\d+$/i.test(token)) return null;
   const bareTag = backticked ? bareTagLead(token, context) : null;
   if (bareTag) return bareTag;
   if (!token.includes('/') && !token.includes(':')) return null;
