@@ -1,13 +1,42 @@
 import { describe, expect, it } from 'vitest';
 import { classifyCommands, classifyTool } from '../../src/query/classify/classify-call.js';
+import { SessionContext } from '../../src/query/classify/context.js';
 import { RULES } from '../../src/query/classify/rules.js';
 import type { RuleMatch } from '../../src/query/classify/view.js';
 import { parseCommandLine } from '../../src/query/shell/index.js';
 
-/** Every action a command line yields, as the rules classify it. */
-function classify(line: string, tool = 'bash'): RuleMatch[] {
-  return classifyCommands(parseCommandLine(line), tool).map((c) => c.match);
+/** Every action a command line yields, as the rules classify it (with the files the session wrote, if any). */
+function classify(line: string, tool = 'bash', files: Record<string, string> = {}, workload: string | null = null): RuleMatch[] {
+  const context = new SessionContext();
+  for (const [path, content] of Object.entries(files)) context.files.observeTool('Write', JSON.stringify({ file_path: path, content }), 'ok');
+  if (workload) context.rolledTo(workload);
+  return classifyCommands(parseCommandLine(line), tool, '{}', context).map((c) => c.match);
 }
+
+const COMPOSE = {
+  '/home/eva/stack/docker-compose.yml': [
+    'services:',
+    '  embeddings:',
+    '    image: vllm/vllm-openai:v0.7.3',
+    '  gemma3:',
+    '    image: vllm/vllm-openai:v0.8.2',
+    '    ports: ["8001:8000"]',
+    '    command: --model google/gemma-3-27b-it --tensor-parallel-size 2 --max-model-len 32768',
+  ].join('\n'),
+};
+const MANIFEST = {
+  '/home/omar/gitops/apps/nim/deployment.yaml': [
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata: {name: nim}',
+    'spec:',
+    '  template:',
+    '    spec:',
+    '      containers:',
+    '        - name: nim',
+    '          image: nvcr.io/nim/meta/llama-3.1-8b-instruct:1.0.0',
+  ].join('\n'),
+};
 
 interface Example {
   /** A shell command line, or a tool call (tool + input) when `tool` is set and `line` is empty. */
@@ -18,6 +47,10 @@ interface Example {
   expect: Partial<RuleMatch> | null;
   /** For `expect: null`: how many actions the whole line still yields (the commands the rule did not swallow). */
   actions?: number;
+  /** Files the session wrote before the command (compose files, manifests). */
+  files?: Record<string, string>;
+  /** The image the session's Kubernetes workload was last rolled to. */
+  workload?: string;
 }
 
 /** At least one positive example per rule; several also show what the rule must not claim. */
@@ -42,7 +75,7 @@ const EXAMPLES: Record<string, Example[]> = {
   'container-serve': [
     { line: 'docker run -d --name gptoss -p 8000:8000 nvcr.io/nvidia/vllm:25.11-py3 vllm serve openai/gpt-oss-120b --port 8000', expect: { kind: 'serve', subject: 'nvcr.io/nvidia/vllm:25.11-py3', model: 'openai/gpt-oss-120b', port: 8000, service: 'gptoss', framework: 'vllm' } },
     { line: 'docker run --rm --gpus all img:1 python3 -m sglang.launch_server --model-path /m --tp 8 --port 30000', expect: { kind: 'serve', subject: 'img:1', config: '--tp 8', port: 30000, framework: 'sglang' } },
-    { line: 'docker run --gpus all -p 8080:80 ghcr.io/huggingface/text-generation-inference:2.4.1 --model-id mistralai/Mixtral-8x7B-v0.1 --num-shard 4', expect: { kind: 'serve', model: 'mistralai/Mixtral-8x7B-v0.1', config: '--tp 4', port: 8080 } },
+    { line: 'docker run --gpus all -p 8080:80 ghcr.io/huggingface/text-generation-inference:2.4.1 --model-id mistralai/Mixtral-8x7B-v0.1 --num-shard 4', expect: { kind: 'serve', model: 'mistralai/Mixtral-8x7B-v0.1', config: '--num-shard 4', port: 8080 } },
     { line: 'docker run -d redis:7', expect: { kind: 'serve', subject: 'redis:7' } },
   ],
   'container-cluster': [
@@ -77,12 +110,43 @@ const EXAMPLES: Record<string, Example[]> = {
     { line: 'rsync -a --info=progress2 /data/models/Llama-3.3-70B-Instruct/ 10.0.0.2:/data/models/Llama-3.3-70B-Instruct/', expect: { kind: 'download', subject: 'Llama-3.3-70B-Instruct' } },
   ],
   'serve-launcher': [
-    { line: 'vllm serve Qwen/Qwen3.5-122B-A10B-FP8 --port 8000 -tp 2 --distributed-executor-backend ray', expect: { kind: 'serve', model: 'Qwen/Qwen3.5-122B-A10B-FP8', port: 8000, config: '--tp 2', framework: 'vllm' } },
-    { line: 'python -m vllm.entrypoints.openai.api_server --model m/x --tensor-parallel-size 4 --pipeline-parallel-size 2', expect: { kind: 'serve', model: 'm/x', config: '--tp 4 --pp 2' } },
+    { line: 'vllm serve Qwen/Qwen3.5-122B-A10B-FP8 --port 8000 -tp 2 --distributed-executor-backend ray', expect: { kind: 'serve', model: 'Qwen/Qwen3.5-122B-A10B-FP8', port: 8000, config: '-tp 2', framework: 'vllm' } },
+    { line: 'python -m vllm.entrypoints.openai.api_server --model m/x --tensor-parallel-size 4 --pipeline-parallel-size 2', expect: { kind: 'serve', model: 'm/x', config: '--tensor-parallel-size 4 --pipeline-parallel-size 2' } },
+    { line: 'OLLAMA_KV_CACHE_TYPE=q8_0 ollama serve', expect: { kind: 'serve', framework: 'ollama', config: 'OLLAMA_KV_CACHE_TYPE=q8_0' } },
     { line: 'python3 -m sglang.launch_server --model-path /models/L --served-model-name meta/L-70B --tp 16 --nnodes 2 --port 30000', expect: { kind: 'serve', model: 'meta/L-70B', config: '--tp 16 --nnodes 2', framework: 'sglang' } },
     { line: 'trtllm-serve serve /engines/llama --port 9000', expect: { kind: 'serve', framework: 'trtllm', port: 9000 } },
     { line: 'llama-server -m model.gguf --port 8080', expect: { kind: 'serve', model: 'model.gguf', framework: 'llamacpp' } },
     { line: 'text-generation-launcher --model-id bigscience/bloom-560m', expect: { kind: 'serve', model: 'bigscience/bloom-560m', framework: 'tgi' } },
+  ],
+  'engine-build': [
+    { line: 'trtllm-build --checkpoint_dir /raid/trt/ckpt-tp2 --output_dir /raid/trt/engine-tp2 --gemm_plugin auto', expect: { kind: 'build', framework: 'trtllm', model: '/raid/trt/ckpt-tp2' } },
+    { line: 'python3 quantize.py --model_dir /m/L-70B --qformat fp8 --tp_size 2 --output_dir /c', expect: { kind: 'build', framework: 'trtllm', config: '--tp_size 2' } },
+    { line: 'mlc_llm convert_weight dist/models/M --quantization q4f16_1 -o dist/M-q4f16_1-MLC', expect: { kind: 'build', framework: 'mlc' } },
+  ],
+  'compose-pull': [
+    { line: 'docker compose --env-file /dev/null pull gemma3', files: COMPOSE, expect: { kind: 'pull', image: 'vllm/vllm-openai:v0.8.2', service: 'gemma3' } },
+  ],
+  'compose-serve': [
+    { line: 'cd ~/stack && docker compose up -d gemma3', files: COMPOSE, expect: { kind: 'serve', image: 'vllm/vllm-openai:v0.8.2', model: 'google/gemma-3-27b-it', port: 8001, framework: 'vllm', config: '--tensor-parallel-size 2' } },
+  ],
+  'compose-logs': [
+    { line: 'docker compose logs --tail 12 gemma3', files: COMPOSE, expect: { kind: 'inspect', image: 'vllm/vllm-openai:v0.8.2', service: 'gemma3' } },
+  ],
+  'manifest-apply': [
+    { line: 'kubectl apply -k apps/nim', files: MANIFEST, expect: { kind: 'serve', image: 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.0.0', framework: 'nim' } },
+    { line: 'kubectl -n llm apply -f apps/nim/deployment.yaml', files: MANIFEST, expect: { kind: 'serve', image: 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.0.0' } },
+  ],
+  'kubectl-set-image': [
+    { line: 'kubectl -n llm set image deploy/nim nim=nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3', expect: { kind: 'serve', image: 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3', framework: 'nim' } },
+  ],
+  'kubectl-run': [
+    { line: 'kubectl -n llm run profiles --rm -i --restart=Never --image=nvcr.io/nim/meta/x:1.0.0 --command -- list-model-profiles', expect: { kind: 'probe', image: 'nvcr.io/nim/meta/x:1.0.0' } },
+  ],
+  'workload-inspect': [
+    { line: 'kubectl -n llm logs deploy/nim --tail=40', workload: 'nvcr.io/nim/meta/x:1.3.3', expect: { kind: 'inspect', image: 'nvcr.io/nim/meta/x:1.3.3' } },
+  ],
+  'image-commit': [
+    { line: 'docker commit vllm-build vllm-gb10:0.10.2-local', expect: { kind: 'build', image: 'vllm-gb10:0.10.2-local', service: 'vllm-build' } },
   ],
   'ray-cluster': [
     { line: 'ray start --head --port 6379 --node-ip-address 192.168.200.1', expect: { kind: 'cluster', subject: 'ray head' } },
@@ -153,7 +217,7 @@ describe('classification rules: one test per rule', () => {
   for (const rule of RULES) {
     it(`${rule.name}: ${rule.description}`, () => {
       for (const example of EXAMPLES[rule.name] ?? []) {
-        const matches = example.tool && example.line === '' ? [classifyTool(example.tool, example.input ?? '{}')].filter((m): m is RuleMatch => m !== null) : classify(example.line);
+        const matches = example.tool && example.line === '' ? [classifyTool(example.tool, example.input ?? '{}')].filter((m): m is RuleMatch => m !== null) : classify(example.line, 'bash', example.files, example.workload ?? null);
         if (example.expect === null) {
           expect(matches, example.line).toHaveLength(example.actions ?? 0);
           expect(matches.some((m) => m.rule === 'other' || m.rule === rule.name), example.line).toBe(false);

@@ -2,7 +2,7 @@ import type { ParsedCommand, Place } from '../shell/index.js';
 import { commandText } from '../shell/index.js';
 import type { ActionKind } from './kinds.js';
 import { applyRules } from './rules.js';
-import type { CommandView, RuleMatch } from './view.js';
+import type { ClassifyContext, CommandView, RuleMatch } from './view.js';
 
 /**
  * Classifies the commands of one tool call: ssh and `bash -c` are transparent, `docker run` and
@@ -34,7 +34,7 @@ function mostSignificant(found: readonly ClassifiedCommand[]): RuleMatch | null 
   return best;
 }
 
-function viewOf(command: ParsedCommand, tool: string, input: string, inner: RuleMatch | null): CommandView {
+function viewOf(command: ParsedCommand, tool: string, input: string, inner: RuleMatch | null, cwd: string | null = null, context: ClassifyContext | null = null): CommandView {
   return {
     tool,
     input,
@@ -49,23 +49,27 @@ function viewOf(command: ParsedCommand, tool: string, input: string, inner: Rule
     carrier: command.carrier,
     execContainer: command.carrier === 'docker exec' || command.carrier === 'kubectl exec' ? (command.children.find((c) => c.via !== 'substitution')?.place.container ?? null) : null,
     inner,
+    cwd,
+    context,
   };
 }
 
-export function classifyCommands(commands: readonly ParsedCommand[], tool: string, input = '{}'): ClassifiedCommand[] {
+export function classifyCommands(commands: readonly ParsedCommand[], tool: string, input = '{}', context: ClassifyContext | null = null): ClassifiedCommand[] {
   const found: ClassifiedCommand[] = [];
+  let cwd: string | null = null;
   const visit = (command: ParsedCommand): void => {
     const substitutions = command.children.filter((child) => child.via === 'substitution');
     const carried = command.children.filter((child) => child.via !== 'substitution');
+    if (command.program === 'cd' && command.argv[1]) cwd = command.argv[1];
     if (command.carrier === 'ssh' || command.carrier === 'shell') {
       for (const child of command.children) visit(child);
       return;
     }
     let inner: RuleMatch | null = null;
     if (command.carrier !== null) {
-      inner = mostSignificant(classifyCommands(carried, tool, input));
+      inner = mostSignificant(classifyCommands(carried, tool, input, context));
     }
-    const match = applyRules(viewOf(command, tool, input, inner));
+    const match = applyRules(viewOf(command, tool, input, inner, cwd, context));
     if (match) found.push({ command, match, place: placeOf(command) });
     for (const child of substitutions) visit(child);
   };
@@ -89,6 +93,8 @@ export function classifyTool(tool: string, input: string): RuleMatch | null {
     carrier: null,
     execContainer: null,
     inner: null,
+    cwd: null,
+    context: null,
   };
   return applyRules(empty);
 }

@@ -184,6 +184,17 @@ export const HOST_RULES: readonly Rule[] = [
     },
   },
   {
+    name: 'image-commit',
+    kind: 'build',
+    description: '`docker commit CONTAINER IMAGE`: an image made from what was built inside a container (the same candidate as the image it ran)',
+    match: (v) => {
+      if (!/^(?:docker|podman|nerdctl)$/.test(v.program) || !(v.args[0] === 'commit' || (v.args[0] === 'container' && v.args[1] === 'commit'))) return null;
+      const [container, image] = positionals(v.args.slice(v.args[0] === 'commit' ? 1 : 2), new Set(['-a', '--author', '-m', '--message', '-c', '--change']));
+      if (!container || !image) return null;
+      return { subject: image, subjectKind: 'image', image, service: container, framework: frameworkIn(image)?.id ?? null };
+    },
+  },
+  {
     name: 'registry-listing',
     kind: 'inspect',
     description: 'reading a registry: `docker manifest inspect`, `docker images`, curl of hub.docker.com / `/v2/…/tags/list` / huggingface.co/api / NGC catalog',

@@ -1,5 +1,8 @@
+import { ORCHESTRATION_RULES } from './rules-orchestration.js';
 import { frameworkById, frameworkIn, frameworks, imageDisplayName, isLocalHost, looksLikeModelId, parseEndpoint, type Framework } from './names.js';
-import { optionValue, positionals, type Extracted, type Rule, type CommandView } from './view.js';
+import type { CompiledLauncher } from '../rules/compile.js';
+import { envShape, joinShapes, serveShape } from './shape.js';
+import { optionValue, positionals, type CommandView, type Extracted, type Rule } from './view.js';
 
 /**
  * Rules for what moves a deployment: containers, pulls, weight downloads, servers, clusters and
@@ -19,6 +22,8 @@ function containerRun(view: CommandView): Extracted {
   // Flags for the image's own entrypoint (`IMAGE --model-id M --num-shard 4`) name the model and shape too.
   const args = run?.command ?? [];
   const framework = inner?.framework ? frameworkById(inner.framework) : run ? frameworkIn(run.image) : null;
+  const flags = inner?.config ?? (args[0]?.startsWith('-') ? serveShape(args, framework) : null);
+  const shapeFramework = inner?.framework ? frameworkById(inner.framework) : framework;
   return {
     subject: run ? imageDisplayName(run.image) : null,
     subjectKind: 'image',
@@ -27,7 +32,7 @@ function containerRun(view: CommandView): Extracted {
     model: inner?.model ?? optionValue(args, modelOptions(framework)),
     port: inner?.port ?? run?.ports[0] ?? null,
     framework: inner?.framework ?? framework?.id ?? null,
-    config: inner?.config ?? (args[0]?.startsWith('-') ? serveShape(args, framework) : null),
+    config: joinShapes(flags, envShape(run?.env ?? {}, shapeFramework)),
   };
 }
 
@@ -44,14 +49,14 @@ interface Launch {
   args: readonly string[];
 }
 
-/** Which launcher of the rule files a command is, by program, subcommand, module (`python -m sglang.launch_server`) or script. */
-function launcherOf(view: CommandView): Launch | null {
+/** Which launcher (or build step) of the rule files a command is, by program, subcommand, module (`python -m sglang.launch_server`) or script. */
+function launcherOf(view: CommandView, pick: (framework: Framework) => readonly CompiledLauncher[] = (f) => f.launchers): Launch | null {
   const python = /^python[\d.]*$/.test(view.program);
   const moduleAt = python ? view.args.indexOf('-m') : -1;
   const module = moduleAt === -1 ? null : (view.args[moduleAt + 1] ?? '');
   const script = python && moduleAt === -1 ? (positionals(view.args)[0] ?? null) : null;
   for (const framework of frameworks()) {
-    for (const launcher of framework.launchers) {
+    for (const launcher of pick(framework)) {
       let args: readonly string[] | null = null;
       if (launcher.module && module !== null && launcher.module.test(module)) args = view.args.slice(moduleAt + 2);
       else if (launcher.script && script !== null && launcher.script.test(script)) args = view.args.slice(view.args.indexOf(script) + 1);
@@ -63,29 +68,6 @@ function launcherOf(view: CommandView): Launch | null {
     }
   }
   return null;
-}
-
-/** The serving shape flags given (`--tp 2 --nnodes 2`), as the framework names them, in its order. */
-function serveShape(args: readonly string[], framework: Framework | null): string | null {
-  const shapes = framework ? framework.shapeOptions : unionShapes();
-  const parts: string[] = [];
-  for (const [label, names] of shapes) {
-    const value = optionValue(args, names);
-    if (value !== null) parts.push(`${label} ${value}`);
-  }
-  return parts.length > 0 ? parts.join(' ') : null;
-}
-
-function unionShapes(): [string, string[]][] {
-  const byLabel = new Map<string, Set<string>>();
-  for (const framework of frameworks()) {
-    for (const [label, names] of framework.shapeOptions) {
-      const set = byLabel.get(label) ?? new Set<string>();
-      for (const name of names) set.add(name);
-      byLabel.set(label, set);
-    }
-  }
-  return [...byLabel].map(([label, names]) => [label, [...names]]);
 }
 
 function servedModel(args: readonly string[], launch: Launch): string | null {
@@ -216,7 +198,7 @@ export const RUNTIME_RULES: readonly Rule[] = [
         const model = hfRepo(url);
         return model ? { subject: model, subjectKind: 'model', model } : null;
       }
-      if (v.program === 'ollama' && v.args[0] === 'pull') return { subject: v.args[1] ?? null, subjectKind: 'model', model: v.args[1] ?? null };
+      if (v.program === 'ollama' && v.args[0] === 'pull') return { subject: v.args[1] ?? null, subjectKind: 'model', model: v.args[1] ?? null, framework: frameworkIn(v.program)?.id ?? null };
       if (HTTP_CLIENTS.has(v.program) || v.program === 'aria2c') {
         const url = v.args.find((a) => /^https?:\/\//.test(a) && WEIGHT_FILE.test(a));
         if (url) return { subject: hfRepo(url) ?? url, subjectKind: hfRepo(url) ? 'model' : 'url', model: hfRepo(url) };
@@ -240,6 +222,18 @@ export const RUNTIME_RULES: readonly Rule[] = [
     },
   },
   {
+    name: 'engine-build',
+    kind: 'build',
+    description: 'a build step of a framework in the rule files (`build:`): `trtllm-build`, TensorRT-LLM\'s `quantize.py`, `mlc_llm convert_weight`…',
+    match: (v) => {
+      const build = launcherOf(v, (f) => f.builders);
+      if (!build) return null;
+      const model = optionValue(build.args, [...build.framework.modelOptions, '--model_dir', '--checkpoint_dir']);
+      return { subject: model, subjectKind: 'model', model, framework: build.framework.id, config: joinShapes(serveShape(build.args, build.framework), envShape(v.env, build.framework)) };
+    },
+  },
+  ...ORCHESTRATION_RULES,
+  {
     name: 'serve-launcher',
     kind: 'serve',
     description: 'a launcher of a framework in the rule files (`launch:`): `vllm serve`, `python -m sglang.launch_server`, `trtllm-serve`, `text-generation-launcher`, `llama-server`, `tritonserver`, `ollama serve`, `lmdeploy serve`, uvicorn…',
@@ -253,7 +247,7 @@ export const RUNTIME_RULES: readonly Rule[] = [
         model,
         port: servedPort(launch.args, launch.framework),
         framework: launch.framework.id,
-        config: serveShape(launch.args, launch.framework),
+        config: joinShapes(serveShape(launch.args, launch.framework), envShape(v.env, launch.framework)),
       };
     },
   },

@@ -1,4 +1,5 @@
-import { commandText, flattenCommands, numberCommands, parseCommandLine, type CommandRow } from '../shell/index.js';
+import { commandText, flattenCommands, numberCommands, parseCommandLine, type CommandRow, type ParsedCommand } from '../shell/index.js';
+import { SessionState } from './session-state.js';
 import { classifyCommands, classifyTool } from './classify-call.js';
 import { ContainerMap } from './containers.js';
 import { extractFacts, type VersionFact } from './facts.js';
@@ -71,6 +72,14 @@ export interface ActionRecord {
   continues: string | null;
   /** Left running and finished by a later call, which carries the result. */
   superseded: boolean;
+  /** The virtualenv the command ran from (not stored: the tree reads it to tie a probe to what was installed there). */
+  envRoot?: string | null;
+  /** For an image committed from a container: the image that container ran (not stored). */
+  derivedFrom?: string | null;
+  /** For a model created from another (`ollama create NAME` with `FROM base`): the base (not stored). */
+  baseModel?: string | null;
+  /** The host a remote docker engine runs on (`DOCKER_HOST=ssh://…`): where its containers listen (not stored). */
+  dockerHost?: string | null;
 }
 
 export interface ClassifiedSession {
@@ -97,6 +106,7 @@ export class SessionClassifier {
   private readonly actions: ActionRecord[] = [];
   private readonly containers = new ContainerMap();
   private readonly running = new Map<string, { call: CallRecord; actions: ActionRecord[] }>();
+  private readonly state = new SessionState();
 
   add(call: CallRecord): void {
     const target = continuationTarget(call);
@@ -110,10 +120,15 @@ export class SessionClassifier {
         finished.durationMs = (resumed.call.durationMs ?? 0) + (call.durationMs ?? 0);
         finished.port = earlier.port;
         finished.targetHost = earlier.targetHost;
+        finished.envRoot = earlier.envRoot ?? null;
+        finished.derivedFrom = earlier.derivedFrom ?? null;
+        finished.baseModel = earlier.baseModel ?? null;
+        finished.dockerHost = earlier.dockerHost ?? null;
       }
       return;
     }
     if (call.command === null || call.command.trim() === '') {
+      this.state.observeTool(call.tool, call.input, call.output);
       const match = classifyTool(call.tool, call.input);
       if (match) this.emit(call, match, { host: null, user: null, container: null, image: null }, { commandSeq: null, command: match.subject ?? call.tool, ownsExit: true, background: false });
       return;
@@ -121,16 +136,22 @@ export class SessionClassifier {
     const parsed = parseCommandLine(call.command);
     const seqOf = numberCommands(parsed);
     for (const row of flattenCommands(parsed)) this.commands.push({ ...row, callId: call.callId, messageOrdinal: call.messageOrdinal });
-    const classified = classifyCommands(parsed, call.tool, call.input);
+    const flat = flattenParsed(parsed);
+    this.state.observeCommands(flat, call.command, call.output, flat.find((c) => c.place.host)?.place.host ?? null);
+    const classified = classifyCommands(parsed, call.tool, call.input, this.state.context);
+    // Containers started by this call are known to its own later commands (`docker run -d --name x … && docker exec x …`).
+    this.containers.learn(classified, { output: null });
     const emitted: ActionRecord[] = [];
     classified.forEach(({ command, match, place }, index) => {
       const last = index === classified.length - 1;
-      emitted.push(this.emit(call, match, place, {
+      const action = this.emit(call, match, place, {
         commandSeq: seqOf.get(command) ?? null,
         command: displayText(command.argv),
         ownsExit: last || command.connector === '||',
         background: command.background || Boolean(command.dockerRun?.detached) || command.children.some((c) => c.background),
-      }));
+      });
+      this.state.annotate(action, command, this.containers);
+      emitted.push(action);
     });
     this.containers.learn(classified, call);
     const stillRunning = call.output ? RUNNING.exec(call.output) : null;
@@ -190,6 +211,10 @@ export class SessionClassifier {
     this.actions.push(action);
     return action;
   }
+}
+
+function flattenParsed(commands: readonly ParsedCommand[]): ParsedCommand[] {
+  return commands.flatMap((command) => [command, ...flattenParsed(command.children)]);
 }
 
 export function classifySession(calls: readonly CallRecord[]): ClassifiedSession {

@@ -20,6 +20,30 @@ export interface CommandView {
   execContainer: string | null;
   /** How the command carried by `docker run` / `docker exec` was classified. */
   inner: RuleMatch | null;
+  /** The directory an earlier `cd` in the same call moved to. */
+  cwd: string | null;
+  /** What the session has learned so far (compose files, manifests), when the classifier has it. */
+  context: ClassifyContext | null;
+}
+
+/** A compose service as its file declares it. */
+export interface ComposeService {
+  name: string;
+  image: string | null;
+  command: string[];
+  environment: Record<string, string>;
+  /** Host ports it publishes (`"8001:8000"` → 8001). */
+  ports: number[];
+}
+
+/** Session knowledge a rule may consult: the files the session wrote or read. */
+export interface ClassifyContext {
+  /** The services of the compose file a `docker compose` command means (`-f FILE`, or the one in `cwd`). */
+  composeServices(file: string | null, cwd: string | null): ComposeService[];
+  /** The images the manifests at a path (`kubectl apply -f FILE` / `-k DIR`) run. */
+  manifestImages(path: string, directory: boolean): string[];
+  /** The image of the workload a `kubectl logs|describe` looks at (the one applied or set last). */
+  currentWorkloadImage(): string | null;
 }
 
 export type SubjectKind = 'image' | 'model' | 'service' | 'container' | 'host' | 'url' | 'query' | 'package' | 'repository' | 'path';

@@ -59,21 +59,27 @@ function checkVersions(path: string, rule: RuleFile): RuleProblem[] {
   return problems;
 }
 
-function launchedFramework(commandLine: string): string | null {
+function launchedFramework(commandLine: string, ruleName: string): string | null {
   const classified = classifyCommands(parseCommandLine(commandLine), 'bash');
-  return classified.find((c) => c.match.rule === 'serve-launcher')?.match.framework ?? null;
+  return classified.find((c) => c.match.rule === ruleName)?.match.framework ?? null;
 }
 
 function checkLaunchers(path: string, rule: RuleFile): RuleProblem[] {
   const problems: RuleProblem[] = [];
-  for (const [index, launcher] of rule.launch.entries()) {
-    const name = launcher.program ?? launcher.module ?? launcher.script ?? String(index);
-    for (const line of launcher.examples.match) {
-      const found = launchedFramework(line);
-      if (found !== rule.id) problems.push(problem(path, `launcher ${name}: ${JSON.stringify(line)} is ${found ? `read as ${found}` : 'not read as a launch'}`));
-    }
-    for (const line of launcher.examples.no_match) {
-      if (launchedFramework(line) === rule.id) problems.push(problem(path, `launcher ${name}: ${JSON.stringify(line)} is read as a launch of ${rule.id}, which it must not`));
+  const lists = [
+    { launchers: rule.launch, ruleName: 'serve-launcher', what: 'launcher', reading: 'a launch' },
+    { launchers: rule.build, ruleName: 'engine-build', what: 'build step', reading: 'a build' },
+  ];
+  for (const { launchers, ruleName, what, reading } of lists) {
+    for (const [index, launcher] of launchers.entries()) {
+      const name = launcher.program ?? launcher.module ?? launcher.script ?? String(index);
+      for (const line of launcher.examples.match) {
+        const found = launchedFramework(line, ruleName);
+        if (found !== rule.id) problems.push(problem(path, `${what} ${name}: ${JSON.stringify(line)} is ${found ? `read as ${found}` : `not read as ${reading}`}`));
+      }
+      for (const line of launcher.examples.no_match) {
+        if (launchedFramework(line, ruleName) === rule.id) problems.push(problem(path, `${what} ${name}: ${JSON.stringify(line)} is read as ${reading} of ${rule.id}, which it must not`));
+      }
     }
   }
   return problems;

@@ -50,6 +50,10 @@ export interface Framework {
   packages: readonly string[];
   images: readonly string[];
   launchers: readonly CompiledLauncher[];
+  /** Build steps (`trtllm-build`, `quantize.py`, `mlc_llm convert_weight`): the same shape of match as launchers. */
+  builders: readonly CompiledLauncher[];
+  /** Candidates are named by the model they run (`ollama qwen2.5-coder:32b`). */
+  candidateByModel: boolean;
   modelOptions: readonly string[];
   servedNameOptions: readonly string[];
   portOptions: readonly string[];
@@ -122,6 +126,8 @@ export function compileFramework(file: RuleFile, path: string): Framework {
     packages: file.packages,
     images: file.images,
     launchers: file.launch.map(compileLauncher),
+    builders: file.build.map(compileLauncher),
+    candidateByModel: file.candidate_by_model,
     modelOptions: file.options.model.length > 0 ? file.options.model : MODEL_DEFAULTS,
     servedNameOptions: file.options.served_name,
     portOptions: file.options.port.length > 0 ? file.options.port : ['--port'],

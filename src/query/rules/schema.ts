@@ -91,12 +91,19 @@ export const ruleFileSchema = z
     /** Image repositories known to hold it (documentation; its names are what match). */
     images: z.array(z.string().min(1)).default([]),
     launch: z.array(launcherSchema).default([]),
+    /** Steps that build what it serves (an engine, converted weights): `trtllm-build`, `quantize.py`, `mlc_llm convert_weight`. */
+    build: z.array(launcherSchema).default([]),
+    /** Its models are pulled and run by tag (`ollama pull qwen2.5-coder:32b`): a candidate is the framework with that model. */
+    candidate_by_model: z.boolean().default(false),
     options: z
       .object({
         model: z.array(z.string()).default([]),
         served_name: z.array(z.string()).default([]),
         port: z.array(z.string()).default([]),
-        /** The flags that tell two launches of one candidate apart (`--tp 8` vs `--tp 16 --nnodes 2`), by label. */
+        /**
+         * The flags that tell two launches of one candidate apart (`--tp 8` vs `--tp 16 --nnodes 2`), by label;
+         * an UPPER_CASE name is an environment variable (`OLLAMA_KV_CACHE_TYPE`, `NIM_MODEL_PROFILE`).
+         */
         shape: z.record(z.string(), z.array(z.string()).min(1)).default({}),
       })
       .strict()

@@ -1,5 +1,6 @@
 import { frameworkById, imageRepository, parseImageRef } from '../classify/index.js';
-import { findGoal } from './goal.js';
+import { shapeKey } from '../classify/shape.js';
+import { asksForDeployment, findGoal } from './goal.js';
 import { extractLeads, type Lead } from './leads.js';
 import { findPivots, type NamedTried } from './pivots.js';
 import { clip } from './text.js';
@@ -9,7 +10,9 @@ import { judge } from './verdicts.js';
 
 /**
  * The decision tree of one session: its goal, the candidates it tried (with verdicts, reasons and
- * evidence), the leads it named and never tried, and the pivots between them. Pure: data in, data out.
+ * evidence), the leads it named and never tried, and the pivots between them. A session that
+ * neither asks for a deployment nor tries one (an ordinary coding session) has no candidates.
+ * Pure: data in, data out.
  */
 
 /**
@@ -27,12 +30,33 @@ function named(candidate: ReturnType<typeof collectTried>[number]): NamedTried {
   return { ...candidate, aliases: [...new Set(aliases)], repository };
 }
 
+/** A version a candidate's name carries (`vllm==0.5.1`, `vLLM 0.5.1`, `sglang[all]==0.4.6`). */
+function versionIn(name: string): string | null {
+  return /(?:==|\s|:)v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\b/.exec(name)?.[1] ?? null;
+}
+
+/** Whether an option the assistant proposed was in fact run: it is in a command of a tried candidate. */
+function optionWasRun(lead: Lead, tried: readonly NamedTried[]): boolean {
+  if (lead.kind !== 'approach' || !/^(?:--|[A-Z][A-Z0-9_]*=)/.test(lead.name)) return false;
+  const spellings = [lead.name, lead.name.replace(' ', '='), lead.name.replace(' ', ': ')];
+  return tried.some((c) => c.actions.some((a) => spellings.some((s) => a.command.includes(s) || (a.config ?? '').includes(s))));
+}
+
 /** Whether a lead is one of the tried candidates under another spelling. */
-function leadIsTried(lead: Lead, tried: readonly NamedTried[]): boolean {
+function leadIsTried(lead: Lead, tried: readonly NamedTried[], checkouts: ReadonlySet<string>): boolean {
+  if (optionWasRun(lead, tried)) return true;
+  // Building a framework from source is tried once its source was checked out.
+  if (lead.kind === 'framework' && lead.framework && checkouts.has(lead.framework) && /\bsource\b/i.test(lead.name)) return true;
   return tried.some((candidate) => {
-    if (candidate.kind === 'approach') return false;
     const name = candidate.name.toLowerCase();
     if (name === lead.name.toLowerCase()) return true;
+    if (candidate.kind === 'approach') {
+      const framework = frameworkById(candidate.framework);
+      const config = candidate.actions.find((a) => a.config)?.config ?? null;
+      return lead.kind === 'approach' && config !== null && shapeKey(lead.name, framework) === shapeKey(config, framework);
+    }
+    if (lead.version) return candidate.framework === lead.framework && versionIn(candidate.name) === lead.version;
+    if (lead.generic) return candidate.framework === lead.framework;
     if (lead.repository && candidate.repository === lead.repository && !lead.tagged) return true;
     if (lead.descriptive) {
       // "the official vLLM image" is a tried vLLM image; "an NGC vLLM nightly" only one from nvcr.io with "nightly" in it.
@@ -48,6 +72,25 @@ function untestedReason(lead: Lead): string {
   return clip(`named as a lead at ${ordinals}, never tried${remark ? ` — ${remark}` : ''}`, 300);
 }
 
+function untestedLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
+  const modelIds = new Set(input.actions.map((a) => a.model).filter((m): m is string => Boolean(m)));
+  const triedImages = tried.flatMap((c) => {
+    const ref = c.kind === 'image' ? parseImageRef(c.name) : null;
+    return ref?.tag ? [{ repository: imageRepository(ref), tag: ref.tag, framework: c.framework }] : [];
+  });
+  const texts = [
+    ...input.messages.filter((m) => m.role === 'assistant').map((m) => ({ ordinal: m.ordinal, text: `${m.reasoning}\n${m.text}` })),
+    ...input.messages.filter((m) => m.role === 'user').map((m) => ({ ordinal: m.ordinal, text: m.text, user: true })),
+    ...input.delegated.map((d) => ({ ordinal: d.ordinal, text: d.text })),
+  ].sort((a, b) => a.ordinal - b.ordinal);
+  const checkouts = new Set(input.actions.filter((a) => a.rule === 'source-build' && a.subject && a.framework).map((a) => a.framework as string));
+  const leads = extractLeads(texts, { modelIds, triedImages, framework: tried.at(-1)?.framework ?? null }).filter((lead) => !leadIsTried(lead, tried, checkouts));
+  // A bare framework name says less than an image, a version or a build of it named in the same session, and says it once.
+  return leads.filter((lead, index) => !lead.generic || (
+    !leads.some((other) => other !== lead && !other.generic && other.framework === lead.framework)
+    && !leads.slice(0, index).some((other) => other.generic && other.framework === lead.framework)));
+}
+
 export function buildTree(input: TreeInput): DecisionTree {
   const goal = findGoal(input.messages);
   const tried = collectTried(input.actions).map(named);
@@ -56,8 +99,10 @@ export function buildTree(input: TreeInput): DecisionTree {
   const candidates: CandidateNode[] = [];
   const ordered = [...tried].sort((a, b) => firstSeqOf(a) - firstSeqOf(b) || (a.kind === 'approach' ? 1 : 0) - (b.kind === 'approach' ? 1 : 0));
   for (const candidate of ordered) {
-    const peers = tried.filter((c) => (c.kind === 'approach') === (candidate.kind === 'approach') && (candidate.kind !== 'approach' || c.parentKey === candidate.parentKey));
-    const later = peers.filter((c) => c !== candidate && firstSeqOf(c) > Math.max(...candidate.actions.map((a) => a.seq)));
+    // Moving on: another candidate (a sibling approach, or another top-level candidate) started after this one's last step.
+    const related = (c: NamedTried): boolean => c === candidate || c.key === candidate.parentKey || c.parentKey === candidate.key;
+    const peers = tried.filter((c) => !related(c) && (c.kind !== 'approach' || c.parentKey === candidate.parentKey || candidate.kind !== 'approach'));
+    const later = peers.filter((c) => firstSeqOf(c) > Math.max(...candidate.actions.map((a) => a.seq)));
     const movedOnAt = later.length > 0 ? Math.min(...later.map((c) => Math.min(...c.actions.map((a) => a.messageOrdinal)))) : null;
     const judged = judge(candidate, candidate.aliases.filter((a) => a !== frameworkById(candidate.framework)?.label), input.messages, movedOnAt);
     candidates.push({
@@ -74,14 +119,9 @@ export function buildTree(input: TreeInput): DecisionTree {
       followup: judged.followup,
     });
   }
-  if (!input.isSubagent) {
-    const modelIds = new Set(input.actions.map((a) => a.model).filter((m): m is string => Boolean(m)));
-    const texts = [
-      ...input.messages.filter((m) => m.role === 'assistant').map((m) => ({ ordinal: m.ordinal, text: `${m.reasoning}\n${m.text}` })),
-      ...input.delegated.map((d) => ({ ordinal: d.ordinal, text: d.text })),
-    ].sort((a, b) => a.ordinal - b.ordinal);
-    for (const lead of extractLeads(texts, modelIds)) {
-      if (leadIsTried(lead, tried)) continue;
+  const deploys = tried.length > 0 || (goal !== null && asksForDeployment(goal.text));
+  if (!input.isSubagent && deploys) {
+    for (const lead of untestedLeads(input, tried)) {
       candidates.push({
         name: lead.name,
         kind: lead.kind,

@@ -1,22 +1,65 @@
+import { frameworkIn, looksLikeModelId } from '../classify/index.js';
 import { clip, sentences } from './text.js';
 import type { TreeMessage } from './types.js';
 
 /**
- * The goal comes from the user message that set it: the first one that asks for something to be
- * deployed, served or brought up (context the agent injects, like Codex's `<environment_context>`
- * or AGENTS.md, is not the user speaking).
+ * The goal is the user's request, in their words: the first substantive user message that asks for
+ * a deployment (later asks refine it), or, when no message asks for one, the first substantive
+ * message. Not substantive: context the agent injects (Codex's `<environment_context>`, AGENTS.md,
+ * an IDE's `<ide_opened_file>` note), a pasted log or traceback, a commit request, a bare "ok".
  */
-const GOAL_VERB = /\b(?:deploy|serve|serving|run|host|launch|set ?up|stand up|bring up|get .{1,60}? (?:running|serving|working|up)|install|migrate|upgrade|replace|find|check|is there|does|make)\b/i;
 const INJECTED = /^\s*(?:<[\w_-]+>|# AGENTS\.md|<user_instructions>|<environment_context>|Caveat:|\[Request interrupted)/;
+/** A tag block an agent or IDE puts before (or instead of) what the user typed. */
+const TAG_BLOCK = /^\s*<([\w-]+)(?:\s[^>]*)?>[\s\S]*?<\/\1>\s*/;
 const LABEL = /^\s*(?:goal|next|task|todo|objective|request)\s*:\s*/i;
+const ASK_VERB = /\b(?:deploy|serve|serving|host|launch|set ?up|stand up|bring up|spin up|get .{1,80}? (?:running|serving|working|up)|run|install|migrate|upgrade|replace|add|want|need|make|try)\b/i;
+/** What a deployment is of: a serving stack, a model, an endpoint. */
+const SERVING_OBJECT = /\b(?:(?:language |local |coding |chat )?models?|llms?|inference|weights|checkpoint|gpus?)\b/i;
+/** A command template that quotes what the user typed (`## User Input` then a fenced block). */
+const QUOTED_INPUT = /^\s*#{1,6}\s*(?:user input|user request|request|arguments|task)\s*\n+```[\w-]*\n([\s\S]*?)\n```/i;
+const ACKNOWLEDGEMENT = /^\s*(?:ok(?:ay)?|yes|yep|no|sure|thanks?(?: you)?|thx|great|nice|good|perfect|continue|go(?: on| ahead)?|proceed|do it|please do|y|n)\s*[.!]*\s*$/i;
+const COMMIT_REQUEST = /^\s*(?:please\s+|now\s+|can you\s+|could you\s+)?(?:git\s+)?(?:commit|push|amend|stage|squash)\b|\bcommit (?:my|the|these|all|your) (?:changes|work|files)\b/i;
+const LOG_LINE = /^\s*(?:\[?\d{4}-\d\d-\d\d[T ]|\d\d:\d\d:\d\d|Traceback \(most recent call last\)|File "[^"]+", line \d+|at [\w$.<>]+ \(|[\w.]*(?:Error|Exception)\b:|(?:INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL)\b|[|│>$#] |\+{3}|-{3}|@@ )/;
+
+/** The part of a user message the user typed: leading tag blocks (IDE notes, command wrappers) removed. */
+function typedPart(text: string): string {
+  let rest = text;
+  for (let found = TAG_BLOCK.exec(rest); found; found = TAG_BLOCK.exec(rest)) rest = rest.slice(found[0].length);
+  const quoted = QUOTED_INPUT.exec(rest);
+  return (quoted ? (quoted[1] as string) : rest).trim();
+}
+
+function isPastedLog(text: string): boolean {
+  const body = text.replace(/^```[\w-]*\n|\n```\s*$/g, '');
+  const lines = body.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length < 3) return /^\s*```/.test(text) && lines.length > 0 && lines.every((line) => LOG_LINE.test(line));
+  return lines.filter((line) => LOG_LINE.test(line)).length / lines.length >= 0.5;
+}
+
+function substantive(text: string): boolean {
+  if (text === '' || INJECTED.test(text) || ACKNOWLEDGEMENT.test(text)) return false;
+  if (COMMIT_REQUEST.test(text) && text.length < 240) return false;
+  return !isPastedLog(text);
+}
+
+/** Whether a request asks for something to be deployed or served (a verb and a serving stack, a model or an endpoint). */
+export function asksForDeployment(text: string): boolean {
+  const words = text.split(/[\s,;()]+/).map((w) => w.replace(/^[`'"]+|[`'".:!?]+$/g, ''));
+  const object = SERVING_OBJECT.test(text) || words.some((w) => looksLikeModelId(w) || frameworkIn(w)?.kind === 'framework');
+  return ASK_VERB.test(text) && object;
+}
+
+/** The request as a run of sentences from its start, clipped. */
+function requestText(text: string): string {
+  return clip(sentences(text).join(' ').replace(LABEL, ''), 300);
+}
 
 export function findGoal(messages: readonly TreeMessage[]): { text: string; ordinal: number } | null {
-  const userMessages = messages.filter((m) => m.role === 'user' && m.text.trim() !== '' && !INJECTED.test(m.text));
-  for (const message of userMessages) {
-    const sentence = sentences(message.text).find((s) => GOAL_VERB.test(s));
-    if (sentence) return { text: clip(sentence.replace(LABEL, ''), 300), ordinal: message.ordinal };
-  }
-  const first = userMessages[0];
-  if (!first) return null;
-  return { text: clip((sentences(first.text)[0] ?? first.text).replace(LABEL, ''), 300), ordinal: first.ordinal };
+  const requests = messages
+    .filter((m) => m.role === 'user')
+    .map((m) => ({ ordinal: m.ordinal, text: typedPart(m.text) }))
+    .filter((m) => substantive(m.text));
+  const chosen = requests.find((m) => asksForDeployment(m.text)) ?? requests[0];
+  if (!chosen) return null;
+  return { text: requestText(chosen.text.replace(LABEL, '')), ordinal: chosen.ordinal };
 }

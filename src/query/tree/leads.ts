@@ -1,5 +1,6 @@
-import { frameworks, frameworkIn, imageDisplayName, imageRepository, looksLikeModelId, parseImageRef } from '../classify/index.js';
+import { frameworkById, frameworks, frameworkIn, imageDisplayName, imageRepository, looksLikeModelId, parseImageRef } from '../classify/index.js';
 import { namesFramework } from '../rules/compile.js';
+import { LEAD_CUE, proseLeads } from './lead-prose.js';
 import { sentences } from './text.js';
 import type { CandidateKind } from './types.js';
 
@@ -24,7 +25,20 @@ export interface Lead {
   tagged: boolean;
   /** Words of a descriptive lead that a tried image must also show to be the same thing (`nvcr.io`, `nightly`). */
   descriptive: string[] | null;
+  /** For a framework named in prose: its version (`vLLM 0.6.4`), or null for the bare name. */
+  version?: string | null;
+  /** A bare framework name: dropped when a more specific lead, or a tried candidate, is of the same framework. */
+  generic?: boolean;
   mentions: LeadMention[];
+}
+
+/** What the session tried, for reading leads: image tags to complete bare tags with, and the framework to read layouts for. */
+export interface LeadContext {
+  modelIds: ReadonlySet<string>;
+  /** Repositories of tried images with one of their tags (`lmsysorg/sglang`, `v0.4.6.post1-rocm630`). */
+  triedImages: readonly { repository: string; tag: string; framework: string | null }[];
+  /** The framework the session works with (for spelling a layout: "TP=2" is vLLM's `--tensor-parallel-size 2`). */
+  framework: string | null;
 }
 
 const IMAGE_CONTEXT = /\b(?:images?|containers?|tags?|docker|pull(?:ed)?|builds?|built|repo(?:sitory)?|Dockerfile|registry|from[- ]source|NGC|Hub)\b/i;
@@ -39,28 +53,60 @@ const QUALIFIERS = new Set(['nightly', 'dev', 'preview', 'prebuilt', 'pre-built'
 const LEAD_NOUNS = new Set(['nightly', 'image', 'container', 'build', 'wheel', 'release']);
 const GENERIC_NOUNS = new Set(['image', 'container']);
 
-function imageLead(raw: string, sentence: string, modelIds: ReadonlySet<string>): Omit<Lead, 'mentions'> | null {
+const TAG_WORDS = /^(?:latest|nightly|dev|main|stable|edge|spark|rocm|cpu|gpu|cuda|server|full|slim)$/i;
+
+/** A tag's shape: its digits and letters blurred, so `v0.4.6.post5-rocm630` matches `v0.4.6.post1-rocm630`. */
+function tagShape(tag: string): string {
+  return tag.replace(/\d+/g, '0');
+}
+
+/**
+ * An image reference in prose. It must be one of a serving stack (a framework's name is in it) or
+ * a full `owner/name:tag` reference; paths, modules, cluster resources (`apps/embeddings`,
+ * `gpu-h100-11/12`), throughput units (`tok/s`) and metric names are not images. A bare `name:tag`
+ * counts for a framework whose models are pulled by tag (Ollama) when the sentence names it, and a
+ * bare tag shaped like a tried image's tags is that repository's tag.
+ */
+function imageLead(raw: string, sentence: string, context: LeadContext): Omit<Lead, 'mentions'> | null {
   const backticked = raw.startsWith('`');
-  const token = raw.replace(/^`|`$/g, '').replace(/^[("'[<]+|[)"'\]>.,;:!?]+$/g, '');
-  if (!token || /:\/\/|^[/~.]|@|\s/.test(token) || FILE_EXTENSION.test(token)) return null;
+  const token = raw.replace(/^`|`$/g, '').replace(/^[("'[<*]+|[)"'\]>.,;:!?*]+$/g, '');
+  if (!token || /:\/\/|^[/~.]|@|\s/.test(token) || FILE_EXTENSION.test(token) || /\.(?:py|json|ya?ml|md|txt|toml|sh|ts|js|go|rs|log):\d+$/i.test(token)) return null;
+  const bareTag = backticked ? bareTagLead(token, context) : null;
+  if (bareTag) return bareTag;
   if (!token.includes('/') && !token.includes(':')) return null;
-  if (modelIds.has(token) || looksLikeModelId(token)) return null;
+  if (context.modelIds.has(token) || looksLikeModelId(token)) return null;
   const ref = parseImageRef(token);
   if (!ref) return null;
   const segments = ref.path.split('/');
   if (segments.some((s) => PLATFORM.test(s)) || segments.every((s) => /^\d+$/.test(s))) return null;
   if (/^(?:\d+\.){3}\d+$|^localhost$/.test(segments[0] ?? '') || (ref.tag && /^\d+$/.test(ref.tag) && !ref.path.includes('/'))) return null;
-  if (!ref.registry && !ref.path.includes('/') && !backticked) return null;
+  if (ref.tag && !/\d/.test(ref.tag) && !TAG_WORDS.test(ref.tag)) return null;
+  const framework = frameworkIn(token);
+  const serving = framework?.kind === 'framework' ? framework : null;
+  if (!ref.registry && !ref.path.includes('/')) {
+    // `qwen2.5-coder:14b` on Ollama: a model tag of a framework that pulls models by tag.
+    const byModel = frameworks().find((f) => f.candidateByModel && namesFramework(f, sentence));
+    if (!backticked || !ref.tag || !byModel) return null;
+    return { name: token, kind: 'approach', framework: byModel.id, repository: null, tagged: true, descriptive: null };
+  }
+  if (!serving && !(ref.tag && ref.path.includes('/'))) return null;
   if (!ref.tag && !ref.registry && !backticked && !IMAGE_CONTEXT.test(sentence)) return null;
   const build = !ref.tag && BUILD_CONTEXT.test(sentence);
   return {
     name: imageDisplayName(token),
     kind: build ? 'framework' : 'image',
-    framework: frameworkIn(token)?.id ?? null,
+    framework: serving?.id ?? null,
     repository: imageRepository(ref),
     tagged: Boolean(ref.tag),
     descriptive: null,
   };
+}
+
+function bareTagLead(token: string, context: LeadContext): Omit<Lead, 'mentions'> | null {
+  if (token.includes('/') || token.includes(':') || !/^v?\d[\w.+-]*[a-z][\w.+-]*$|^v?\d+\.\d+[\w.+-]*$/i.test(token)) return null;
+  const tried = context.triedImages.find((t) => t.tag !== token && tagShape(t.tag) === tagShape(token));
+  if (!tried) return null;
+  return { name: `${tried.repository}:${token}`, kind: 'image', framework: tried.framework, repository: tried.repository, tagged: true, descriptive: null };
 }
 
 /** "an NGC vLLM nightly", "the official SGLang spark image": article, qualifiers, a framework, a lead noun. */
@@ -109,8 +155,16 @@ function remarkAfter(text: string, name: string): string | null {
   return null;
 }
 
-/** Every lead named in the given texts, merged by name, in order of first mention. */
-export function extractLeads(texts: readonly { ordinal: number; text: string }[], modelIds: ReadonlySet<string>): Lead[] {
+/** A line that opens a list of proposals ("Options:", "Next options:", "Not tried:", "Fallbacks:"). */
+function opensProposals(line: string): boolean {
+  return /:\s*$/.test(line.trim()) && LEAD_CUE.test(line);
+}
+
+/**
+ * Every lead named in the given texts, merged by name, in order of first mention. Assistant text
+ * is read for images and proposals; user text (`user: true`) only for image references.
+ */
+export function extractLeads(texts: readonly { ordinal: number; text: string; user?: boolean }[], context: LeadContext): Lead[] {
   const leads = new Map<string, Lead>();
   const add = (lead: Omit<Lead, 'mentions'>, mention: LeadMention): void => {
     const key = lead.name.toLowerCase();
@@ -125,15 +179,24 @@ export function extractLeads(texts: readonly { ordinal: number; text: string }[]
     }
     leads.set(key, { ...lead, mentions: [mention] });
   };
-  for (const { ordinal, text } of texts) {
+  for (const { ordinal, text, user } of texts) {
+    let proposing = false;
     for (const line of text.split('\n')) {
+      if (line.trim() === '') proposing = false;
+      const listItem = /^\s*(?:[-*•]|\d+[.)])\s+/.test(line);
+      if (!listItem && !opensProposals(line)) proposing = false;
       for (const sentence of sentences(line)) {
         for (const raw of sentence.match(TOKEN) ?? []) {
-          const lead = imageLead(raw, sentence, modelIds);
+          const lead = imageLead(raw, sentence, context);
           if (lead) add(lead, { ordinal, remark: remarkAfter(line, raw) });
         }
+        if (user) continue;
         for (const lead of descriptiveLeads(sentence)) add(lead, { ordinal, remark: remarkAfter(line, lead.name) });
+        for (const lead of proseLeads(sentence, proposing && listItem, frameworkById(context.framework))) {
+          add({ name: lead.name, kind: lead.kind, framework: lead.framework, repository: null, tagged: false, descriptive: null, version: lead.version, generic: lead.generic }, { ordinal, remark: remarkAfter(line, lead.name) });
+        }
       }
+      if (opensProposals(line)) proposing = true;
     }
   }
   return [...leads.values()];

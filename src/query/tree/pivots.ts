@@ -1,7 +1,7 @@
 import { frameworkById } from '../classify/index.js';
 import { clip, mentions, NEGATIVE_CUE, sentences } from './text.js';
 import type { TriedCandidate } from './tried.js';
-import type { PivotEdge, PivotScope, TreeMessage } from './types.js';
+import type { PivotEdge, PivotScope, TreeAction, TreeMessage } from './types.js';
 
 /**
  * Pivots: where the path turned from one candidate to the next. The order is the order in which
@@ -19,22 +19,40 @@ interface Step {
   candidate: NamedTried;
   firstOrdinal: number;
   lastOrdinal: number;
+  firstSeq: number;
+  lastSeq: number;
 }
 
-/** The sequence of candidates in the order the actions visited them, runs collapsed. */
+/**
+ * The sequence of candidates in the order the actions visited them, runs collapsed. Each action
+ * belongs to its most specific candidate: the approach that holds it, else its top-level candidate.
+ */
 function visits(candidates: readonly NamedTried[]): Step[] {
-  const events = candidates.flatMap((candidate) => candidate.actions.map((action) => ({ candidate, action })));
-  events.sort((a, b) => a.action.seq - b.action.seq);
+  const owner = new Map<TreeAction, NamedTried>();
+  for (const candidate of candidates.filter((c) => c.kind !== 'approach')) for (const action of candidate.actions) owner.set(action, candidate);
+  for (const approach of candidates.filter((c) => c.kind === 'approach')) {
+    for (const action of approach.actions) if (owner.get(action)?.key === approach.parentKey || !owner.has(action)) owner.set(action, approach);
+  }
+  const events = [...owner.entries()].map(([action, candidate]) => ({ action, candidate })).sort((a, b) => a.action.seq - b.action.seq);
   const steps: Step[] = [];
   for (const { candidate, action } of events) {
     const last = steps.at(-1);
     if (last && last.candidate === candidate) {
       last.lastOrdinal = Math.max(last.lastOrdinal, action.messageOrdinal);
+      last.lastSeq = action.seq;
       continue;
     }
-    steps.push({ candidate, firstOrdinal: action.messageOrdinal, lastOrdinal: action.messageOrdinal });
+    steps.push({ candidate, firstOrdinal: action.messageOrdinal, lastOrdinal: action.messageOrdinal, firstSeq: action.seq, lastSeq: action.seq });
   }
   return steps;
+}
+
+/** Whether a candidate's own launch was judged before `seq` (served a model, failed, or answered): leaving it for an approach is then a turn. */
+function judgedBefore(candidate: NamedTried, seq: number): boolean {
+  return candidate.actions.some((a) => a.seq < seq && (
+    (a.kind === 'serve' && a.model !== null)
+    || (a.kind === 'health' && a.outcome === 'ok')
+    || (/^(?:serve|start|probe|inspect)$/.test(a.kind) && (a.outcome === 'failed' || a.outcome === 'negative' || a.hits.some((h) => h.effect === 'failure' || h.effect === 'negative')))));
 }
 
 function scopeOf(from: NamedTried, to: NamedTried): PivotScope {
@@ -89,31 +107,38 @@ function turnMessage(messages: readonly TreeMessage[], after: number, upTo: numb
   return byName ?? byFramework ?? window.find((m) => m.ordinal === upTo);
 }
 
-function chainPivots(steps: readonly Step[], messages: readonly TreeMessage[]): PivotEdge[] {
-  const pivots: PivotEdge[] = [];
-  for (let i = 1; i < steps.length; i++) {
-    const from = steps[i - 1] as Step;
-    const to = steps[i] as Step;
-    const message = turnMessage(messages, from.lastOrdinal, to.firstOrdinal, to.candidate, from.candidate);
-    pivots.push({
-      from: from.candidate.name,
-      to: to.candidate.name,
-      message_ordinal: message?.ordinal ?? to.firstOrdinal,
-      reason: message ? pivotReason(message, to.candidate, from.candidate) : '',
-      scope: scopeOf(from.candidate, to.candidate),
-    });
-  }
-  return pivots;
-}
-
+/**
+ * Pivots along the visits. Coming back to a candidate's own steps from one of its approaches is no
+ * turn (the approach is still what is being tried); going from a candidate to its approach is one
+ * only when the candidate's own launch had been judged first.
+ */
 export function findPivots(candidates: readonly NamedTried[], messages: readonly TreeMessage[]): PivotEdge[] {
-  const topLevel = candidates.filter((c) => c.kind !== 'approach');
-  const pivots = chainPivots(visits(topLevel), messages);
-  const parents = new Set(candidates.filter((c) => c.kind === 'approach').map((c) => c.parentKey));
-  for (const parent of parents) {
-    const approaches = candidates.filter((c) => c.kind === 'approach' && c.parentKey === parent);
-    const serveOnly = approaches.map((a) => ({ ...a, actions: a.actions.filter((x) => x.kind === 'serve') }));
-    pivots.push(...chainPivots(visits(serveOnly), messages));
+  const pivots: PivotEdge[] = [];
+  let current: Step | null = null;
+  for (const step of visits(candidates)) {
+    if (!current) {
+      current = step;
+      continue;
+    }
+    const from: NamedTried = current.candidate;
+    const to = step.candidate;
+    if (to === from || from.parentKey === to.key) {
+      if (to === from) current = { ...current, lastOrdinal: step.lastOrdinal, lastSeq: step.lastSeq };
+      continue;
+    }
+    if (to.parentKey === from.key && !judgedBefore(from, step.firstSeq)) {
+      current = step;
+      continue;
+    }
+    const message = turnMessage(messages, current.lastOrdinal, step.firstOrdinal, to, from);
+    pivots.push({
+      from: from.name,
+      to: to.name,
+      message_ordinal: message?.ordinal ?? step.firstOrdinal,
+      reason: message ? pivotReason(message, to, from) : '',
+      scope: to.parentKey === from.key ? 'approach' : scopeOf(from, to),
+    });
+    current = step;
   }
   return pivots.sort((a, b) => a.message_ordinal - b.message_ordinal);
 }

@@ -1,11 +1,15 @@
 import { frameworkById, frameworkOfPackage, imageDisplayName, imageKey } from '../classify/index.js';
+import { addApproaches } from './approaches.js';
+import { hostCandidateName } from './naming.js';
 import type { CandidateKind, TreeAction } from './types.js';
 
 /**
- * The candidates a session actually tried, read off its actions: every image pulled, probed or
- * run; every framework installed or probed on a host; and, when one candidate was served in more
- * than one shape (`--tp 8` then `--tp 16 --nnodes 2`), each shape as an approach. Health checks
- * belong to whatever was serving on that host and port when they ran.
+ * The candidates a session actually tried, read off its actions: every image of a serving stack
+ * pulled, probed or run; every framework installed, built from source or probed on a host; and,
+ * when one candidate was served in more than one shape (`--tp 8` then `--tp 16 --nnodes 2`), each
+ * shape as an approach. Health checks belong to whatever was serving on that host and port when they
+ * ran. Only serving stacks are candidates: an image no framework is known by (`python:3.11-slim`
+ * running the tests) or a plain HTTP service is a tool, not something that can serve the model.
  */
 export interface TriedCandidate {
   key: string;
@@ -17,7 +21,11 @@ export interface TriedCandidate {
 }
 
 /** Rules whose actions run or fetch a candidate (research about it, like a manifest listing, does not). */
-const RUNNING_RULES = new Set(['image-pull', 'container-serve', 'container-cluster', 'container-probe', 'container-exec', 'source-build', 'serve-launcher', 'env-probe', 'package-install']);
+const RUNNING_RULES = new Set([
+  'image-pull', 'container-serve', 'container-cluster', 'container-probe', 'container-exec', 'source-build', 'engine-build', 'serve-launcher', 'env-probe', 'package-install',
+  'compose-pull', 'compose-serve', 'compose-logs', 'manifest-apply', 'kubectl-set-image', 'kubectl-run', 'workload-inspect', 'image-commit',
+]);
+const HOST_KINDS = new Set(['install', 'probe', 'serve', 'build', 'cluster']);
 
 interface Serving {
   host: string | null;
@@ -25,110 +33,131 @@ interface Serving {
   candidate: TriedCandidate;
 }
 
-function shapeOf(action: TreeAction): string {
-  return `${action.framework ?? ''}|${action.config ?? ''}`;
+function frameworkSpec(action: TreeAction): string | null {
+  return action.packages.find((p) => frameworkOfPackage(p)?.id === action.framework) ?? null;
 }
 
-function frameworkSpec(action: TreeAction): string | null {
-  const spec = action.packages.find((p) => frameworkOfPackage(p)?.id === action.framework);
-  return spec ?? null;
+function isServingStack(framework: string | null): boolean {
+  return frameworkById(framework)?.kind === 'framework';
+}
+
+class Collector {
+  readonly byKey = new Map<string, TriedCandidate>();
+  private readonly serving: Serving[] = [];
+  /** The candidate whose image runs as each named container (`docker run --name widget IMAGE`). */
+  private readonly containers = new Map<string, TriedCandidate>();
+  /** The framework candidate most recently installed, built or probed on each host, per framework. */
+  private readonly hostFramework = new Map<string, TriedCandidate>();
+  /** What was installed into each virtualenv: per framework, and the latest. */
+  private readonly envOwners = new Map<string, Map<string, TriedCandidate>>();
+  /** A source checkout per host (`git clone …/llama.cpp`): a candidate once something is built or served from it on the host. */
+  private readonly checkouts = new Map<string, TreeAction>();
+  /** Images committed from a container: the key of the candidate they came from. */
+  private readonly imageAliases = new Map<string, string>();
+  /** For frameworks whose candidates are models (Ollama): the model last pulled on each host. */
+  private readonly pulledModel = new Map<string, string>();
+
+  candidate(key: string, name: string, kind: CandidateKind, framework: string | null): TriedCandidate {
+    let found = this.byKey.get(key);
+    if (!found) {
+      found = { key, name, kind, framework, parentKey: null, actions: [] };
+      this.byKey.set(key, found);
+    }
+    return found;
+  }
+
+  add(action: TreeAction): void {
+    if (action.superseded) return;
+    if (action.kind === 'health') return this.health(action);
+    // Logs and inspections of a container belong to the image it runs.
+    if (!action.image && action.kind === 'inspect' && action.service && this.containers.has(action.service) && (action.hits.length > 0 || action.facts.length > 0)) {
+      (this.containers.get(action.service) as TriedCandidate).actions.push(action);
+      return;
+    }
+    if (action.kind === 'download' && action.model && frameworkById(action.framework)?.candidateByModel) {
+      this.pulledModel.set(`${action.framework}@${action.host ?? ''}`, action.model);
+      return;
+    }
+    if (!RUNNING_RULES.has(action.rule) || action.kind === 'stop') return;
+    const owner = action.image ? this.imageOwner(action) : this.hostOwner(action);
+    if (!owner) return;
+    owner.actions.push(action);
+    if (action.image && action.service && (action.kind === 'serve' || action.kind === 'cluster')) this.containers.set(action.service, owner);
+    if (action.kind === 'serve') this.serving.push({ host: action.dockerHost ?? action.host, port: action.port, candidate: owner });
+  }
+
+  private health(action: TreeAction): void {
+    const host = action.targetHost ?? action.host;
+    const matches = this.serving.filter((s) => s.host === host && (s.port === action.port || s.port === null || action.port === null));
+    const exact = matches.filter((s) => s.port === action.port);
+    (exact.length > 0 ? exact : matches).at(-1)?.candidate.actions.push(action);
+  }
+
+  private imageOwner(action: TreeAction): TriedCandidate | null {
+    const image = action.image as string;
+    if (action.rule === 'image-commit') {
+      const from = action.derivedFrom ? (this.imageAliases.get(imageKey(action.derivedFrom)) ?? `image:${imageKey(action.derivedFrom)}`) : null;
+      const source = from ? this.byKey.get(from) : undefined;
+      if (source) this.imageAliases.set(imageKey(image), source.key);
+      return source ?? null;
+    }
+    const key = this.imageAliases.get(imageKey(image)) ?? `image:${imageKey(image)}`;
+    const owner = this.byKey.get(key) ?? this.candidate(key, imageDisplayName(image), action.rule === 'source-build' ? 'framework' : 'image', action.framework);
+    owner.framework ??= action.framework;
+    if (action.kind === 'inspect' && action.hits.length === 0 && action.facts.length === 0) return null;
+    return owner;
+  }
+
+  private hostOwner(action: TreeAction): TriedCandidate | null {
+    const host = action.host ?? '';
+    const root = action.envRoot ?? null;
+    if (action.rule === 'source-build' && action.subject && action.framework) {
+      this.checkouts.set(`${action.framework}@${host}`, action);
+      return null;
+    }
+    const inEnv = root ? this.envOwners.get(root) : undefined;
+    const framework = action.framework ?? (inEnv ? [...inEnv.values()].at(-1)?.framework ?? null : null) ?? (action.kind === 'build' ? this.latestCheckout(host)?.framework ?? null : null);
+    if (!framework || !HOST_KINDS.has(action.kind)) return null;
+    const hostKey = `${framework}@${host}`;
+    const byModel = frameworkById(framework)?.candidateByModel ?? false;
+    let owner: TriedCandidate | undefined;
+    const spec = action.kind === 'install' ? frameworkSpec(action) : null;
+    if (byModel) {
+      const model = action.baseModel ?? (action.kind === 'serve' ? action.model : null) ?? this.pulledModel.get(hostKey) ?? null;
+      if (!model) return this.hostFramework.get(hostKey) ?? null;
+      owner = this.candidate(`model:${framework}:${model}@${host}`, `${(frameworkById(framework)?.label ?? framework).toLowerCase()} ${model}`, 'framework', framework);
+    } else if (spec) {
+      owner = this.candidate(`pkg:${spec.toLowerCase().replace(/_/g, '-')}@${host}`, spec, 'framework', framework);
+    } else {
+      owner = inEnv?.get(framework) ?? this.hostFramework.get(hostKey);
+      const checkout = this.checkouts.get(hostKey);
+      if (!owner && checkout) {
+        owner = this.candidate(`src:${hostKey}`, checkout.subject as string, 'framework', framework);
+        owner.actions.push(checkout);
+      }
+      owner ??= this.candidate(`host:${hostKey}`, '', 'framework', framework);
+    }
+    this.hostFramework.set(hostKey, owner);
+    if (root) {
+      const owners = this.envOwners.get(root) ?? new Map<string, TriedCandidate>();
+      owners.delete(framework);
+      owners.set(framework, owner);
+      this.envOwners.set(root, owners);
+    }
+    return owner;
+  }
+
+  private latestCheckout(host: string): TreeAction | undefined {
+    return [...this.checkouts.entries()].filter(([key]) => key.endsWith(`@${host}`)).map(([, action]) => action).at(-1);
+  }
 }
 
 export function collectTried(actions: readonly TreeAction[]): TriedCandidate[] {
-  const byKey = new Map<string, TriedCandidate>();
-  const serving: Serving[] = [];
-  /** The candidate whose image runs as each named container (`docker run --name widget IMAGE`). */
-  const containers = new Map<string, TriedCandidate>();
-  /** The framework candidate most recently installed or probed on each host, per framework. */
-  const hostFramework = new Map<string, TriedCandidate>();
-
-  const candidate = (key: string, name: string, kind: CandidateKind, framework: string | null): TriedCandidate => {
-    let found = byKey.get(key);
-    if (!found) {
-      found = { key, name, kind, framework, parentKey: null, actions: [] };
-      byKey.set(key, found);
-    }
-    return found;
-  };
-
-  for (const action of actions) {
-    if (action.superseded) continue;
-    let owner: TriedCandidate | null = null;
-    if (action.kind === 'health') {
-      const host = action.targetHost ?? action.host;
-      const matches = serving.filter((s) => s.host === host && (s.port === action.port || s.port === null || action.port === null));
-      const exact = matches.filter((s) => s.port === action.port);
-      const entry = (exact.length > 0 ? exact : matches).at(-1);
-      if (entry) entry.candidate.actions.push(action);
-      continue;
-    }
-    // Logs and inspections of a container belong to the image it runs.
-    if (!action.image && action.kind === 'inspect' && action.service && containers.has(action.service) && (action.hits.length > 0 || action.facts.length > 0)) {
-      (containers.get(action.service) as TriedCandidate).actions.push(action);
-      continue;
-    }
-    if (!RUNNING_RULES.has(action.rule) || action.kind === 'stop') continue;
-    if (action.image) {
-      const built = action.rule === 'source-build';
-      const key = `image:${imageKey(action.image)}`;
-      owner = byKey.get(key) ?? candidate(key, imageDisplayName(action.image), built ? 'framework' : 'image', action.framework);
-      owner.framework ??= action.framework;
-      if (action.kind === 'inspect' && action.hits.length === 0 && action.facts.length === 0) continue;
-    } else if (action.framework && (action.kind === 'install' || action.kind === 'probe' || action.kind === 'serve')) {
-      const hostKey = `${action.framework}@${action.host ?? ''}`;
-      const spec = action.kind === 'install' ? frameworkSpec(action) : null;
-      if (spec) {
-        owner = candidate(`pkg:${spec.toLowerCase().replace(/_/g, '-')}@${action.host ?? ''}`, spec, 'framework', action.framework);
-      } else {
-        const label = frameworkById(action.framework)?.label ?? action.framework;
-        owner = hostFramework.get(hostKey) ?? candidate(`host:${hostKey}`, `${label} (host install)`, 'framework', action.framework);
-      }
-      hostFramework.set(hostKey, owner);
-    }
-    if (!owner) continue;
-    owner.actions.push(action);
-    if (action.image && action.service && (action.kind === 'serve' || action.kind === 'cluster')) containers.set(action.service, owner);
-    if (action.kind === 'serve') serving.push({ host: action.host, port: action.port, candidate: owner });
-  }
-  // A candidate only looked up (an inspect that showed nothing) was never tried.
-  return addApproaches([...byKey.values()].filter((c) => c.actions.length > 0));
-}
-
-/** A candidate served in two or more shapes gets one approach per shape, in the order they were tried. */
-function addApproaches(tried: TriedCandidate[]): TriedCandidate[] {
-  const result: TriedCandidate[] = [];
-  for (const parent of tried) {
-    result.push(parent);
-    const serves = parent.actions.filter((a) => a.kind === 'serve');
-    const shapes = [...new Set(serves.map(shapeOf))];
-    if (shapes.length < 2) continue;
-    for (const shape of shapes) {
-      const own = serves.filter((a) => shapeOf(a) === shape);
-      const hosts = [...new Set(own.map((a) => a.host ?? 'local'))];
-      const first = own[0] as TreeAction;
-      const label = frameworkById(first.framework)?.label ?? parent.name;
-      const approach: TriedCandidate = {
-        key: `${parent.key}#${shape}`,
-        name: `${label} ${first.config ?? '(default shape)'} on ${hosts.join(' + ')}`,
-        kind: 'approach',
-        framework: first.framework,
-        parentKey: parent.key,
-        actions: [...own],
-      };
-      result.push(approach);
-    }
-  }
-  // A health check belongs to the shape that was served last before it.
-  for (const approach of result.filter((c) => c.kind === 'approach')) {
-    const parent = tried.find((c) => c.key === approach.parentKey);
-    if (!parent) continue;
-    const shape = approach.key.slice(parent.key.length + 1);
-    const serveSeqs = parent.actions.filter((a) => a.kind === 'serve').map((a) => ({ seq: a.seq, shape: shapeOf(a) }));
-    for (const health of parent.actions.filter((a) => a.kind === 'health')) {
-      const latest = serveSeqs.filter((s) => s.seq < health.seq).at(-1);
-      if (latest?.shape === shape && !approach.actions.includes(health)) approach.actions.push(health);
-    }
-    approach.actions.sort((a, b) => a.seq - b.seq);
-  }
-  return result;
+  const collector = new Collector();
+  for (const action of actions) collector.add(action);
+  const tried = [...collector.byKey.values()]
+    // A candidate only looked up (an inspect that showed nothing) was never tried; a tool image is no candidate.
+    .filter((c) => c.actions.length > 0 && isServingStack(c.framework))
+    .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c) } : c));
+  return addApproaches(tried);
 }

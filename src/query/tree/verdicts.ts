@@ -18,7 +18,7 @@ export interface Judged {
   followup: { message_ordinal: number; text: string } | null;
 }
 
-const RUNTIME_KINDS = new Set(['probe', 'serve', 'start', 'cluster', 'install']);
+const RUNTIME_KINDS = new Set(['probe', 'serve', 'start', 'cluster', 'install', 'build']);
 
 function isHealthy(action: TreeAction): boolean {
   return action.kind === 'health' && action.outcome === 'ok';
@@ -34,6 +34,8 @@ function isNegative(action: TreeAction): boolean {
 
 /** A failure later put right by the same kind of step succeeding on the same candidate. */
 function recovered(failure: TreeAction, actions: readonly TreeAction[]): boolean {
+  // A failure read in a log is put right only by the service answering; a later look that shows nothing is no recovery.
+  if (failure.kind === 'inspect') return actions.some((a) => a.seq > failure.seq && isHealthy(a));
   return actions.some((a) => a.seq > failure.seq && (a.kind === failure.kind || (failure.kind === 'pull' && a.kind !== 'health')) && (a.outcome === 'ok' || a.outcome === 'positive'));
 }
 
@@ -83,6 +85,30 @@ function statedRejection(messages: readonly TreeMessage[], names: readonly strin
   return null;
 }
 
+const SLOW_CUE = /\b(?:too slow(?:ly)?|unusabl[ey] slow|(?:much|far|way|well|an order of magnitude) (?:slower|below)|too low)\b/i;
+const THROUGHPUT = /\d+(?:\.\d+)?\s*(?:tok(?:en)?s?\/s|tokens? (?:per|a) second|t\/s)\b/i;
+
+/**
+ * A candidate that served but was judged too slow: the assistant's next words after its last
+ * evidence say so ("far below your 20", "too slow for 16 H100s"), or they give its throughput and
+ * the session then moves on to another candidate. Read in the next few assistant messages before
+ * the session moves on.
+ */
+function tooSlow(actions: readonly TreeAction[], messages: readonly TreeMessage[], movedOnAt: number | null): { ordinal: number; sentence: string } | null {
+  const served = actions.some((a) => (a.kind === 'serve' && a.outcome !== 'failed') || isHealthy(a));
+  const last = actions.at(-1);
+  if (!served || !last) return null;
+  const after = messages.filter((m) => m.role === 'assistant' && m.ordinal > last.messageOrdinal && (m.text.trim() || m.reasoning.trim()) && (movedOnAt === null || m.ordinal <= movedOnAt)).slice(0, 3);
+  let measured: { ordinal: number; sentence: string } | null = null;
+  for (const message of after) {
+    for (const sentence of sentences(`${message.text}\n${message.reasoning}`)) {
+      if (SLOW_CUE.test(sentence) && (THROUGHPUT.test(sentence) || /\bslow/i.test(sentence))) return { ordinal: message.ordinal, sentence: clip(sentence.replace(/[`*]/g, ''), 200) };
+      if (!measured && THROUGHPUT.test(sentence)) measured = { ordinal: message.ordinal, sentence: clip(sentence.replace(/[`*]/g, ''), 200) };
+    }
+  }
+  return movedOnAt !== null ? measured : null;
+}
+
 export function judge(candidate: TriedCandidate, names: readonly string[], messages: readonly TreeMessage[], movedOnAt: number | null): Judged {
   const actions = candidate.actions;
   const healthy = actions.filter(isHealthy);
@@ -127,6 +153,12 @@ export function judge(candidate: TriedCandidate, names: readonly string[], messa
         ? `tried (${summary || 'no conclusive step'}), never concluded before the session moved on`
         : `tried (${summary || 'no conclusive step'}); the transcript shows no conclusion`;
     }
+  }
+  const slow = verdict !== 'rejected' ? tooSlow(actions, messages, movedOnAt) : null;
+  if (slow) {
+    verdict = 'rejected';
+    reason = `too slow — ${slow.sentence}`;
+    followup = followupAfter(messages, slow.ordinal - 1);
   }
   const evidence: EvidenceRef[] = [];
   for (const action of actions) {

@@ -1,0 +1,94 @@
+import { parseAllDocuments } from 'yaml';
+import { FileTracker, pathMatches } from './files.js';
+import type { ClassifyContext, ComposeService } from './view.js';
+
+/**
+ * What the session has learned that a later command depends on: the files it read, wrote and edited
+ * (compose files, manifests), and the image its Kubernetes workload was last rolled to.
+ */
+const COMPOSE_FILE = /(?:^|\/)(?:docker-)?compose(?:\.[\w-]+)?\.ya?ml$/;
+const MANIFEST_FILE = /\.ya?ml$/;
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+function words(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String);
+  if (typeof value === 'string') return value.trim().split(/\s+/).filter(Boolean);
+  return [];
+}
+
+function environment(value: unknown): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (Array.isArray(value)) {
+    for (const item of value.map(String)) {
+      const at = item.indexOf('=');
+      if (at > 0) env[item.slice(0, at)] = item.slice(at + 1);
+    }
+  } else {
+    for (const [key, item] of Object.entries(asRecord(value) ?? {})) env[key] = String(item);
+  }
+  return env;
+}
+
+function documents(text: string): unknown[] {
+  try {
+    return parseAllDocuments(text).map((doc) => doc.toJS() as unknown);
+  } catch {
+    return [];
+  }
+}
+
+/** The services of a compose file; a file that does not parse still gives its `image:` lines. */
+export function composeServicesOf(text: string): ComposeService[] {
+  const services = asRecord(asRecord(documents(text)[0])?.['services']);
+  if (services) {
+    return Object.entries(services).map(([name, value]) => {
+      const service = asRecord(value) ?? {};
+      const ports = (Array.isArray(service['ports']) ? service['ports'] : []).map((p) => Number(/^(?:[\d.]+:)?(\d+):\d+/.exec(String(p))?.[1] ?? NaN)).filter((p) => Number.isInteger(p));
+      return { name, image: typeof service['image'] === 'string' ? service['image'] : null, command: words(service['command']), environment: environment(service['environment']), ports };
+    });
+  }
+  return [...text.matchAll(/^\s+image:\s*["']?([^\s"'#]+)/gm)].map((m, index) => ({ name: `service-${index + 1}`, image: m[1] as string, command: [], environment: {}, ports: [] }));
+}
+
+/** Every container image a manifest file names (Deployments, StatefulSets, Pods, Jobs…). */
+export function manifestImagesOf(text: string): string[] {
+  const found: string[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    const record = asRecord(value);
+    if (!record) return;
+    if (typeof record['image'] === 'string' && ('name' in record || 'command' in record || 'args' in record || 'ports' in record)) found.push(record['image']);
+    for (const child of Object.values(record)) visit(child);
+  };
+  documents(text).forEach(visit);
+  if (found.length === 0) for (const m of text.matchAll(/^\s*-?\s*image:\s*["']?([^\s"'#]+)/gm)) found.push(m[1] as string);
+  return [...new Set(found)];
+}
+
+export class SessionContext implements ClassifyContext {
+  readonly files = new FileTracker();
+  private workloadImage: string | null = null;
+
+  composeServices(file: string | null, cwd: string | null): ComposeService[] {
+    const candidates = this.files.find((path) => (file ? pathMatches(path, file, false) || pathMatches(path, `${cwd ?? ''}/${file}`, false) : COMPOSE_FILE.test(path)));
+    const inDirectory = cwd && !file ? candidates.filter((f) => pathMatches(f.path, cwd, true)) : [];
+    const chosen = inDirectory[0] ?? candidates[0];
+    return chosen ? composeServicesOf(chosen.text) : [];
+  }
+
+  manifestImages(path: string, directory: boolean): string[] {
+    const files = this.files.find((p) => MANIFEST_FILE.test(p) && !COMPOSE_FILE.test(p) && pathMatches(p, path, directory || !MANIFEST_FILE.test(path)));
+    return files.flatMap((f) => manifestImagesOf(f.text));
+  }
+
+  currentWorkloadImage(): string | null {
+    return this.workloadImage;
+  }
+
+  rolledTo(image: string): void {
+    this.workloadImage = image;
+  }
+}

@@ -1,0 +1,94 @@
+import { frameworks, type Framework } from '../classify/index.js';
+import { namesFramework } from '../rules/compile.js';
+import type { CandidateKind } from './types.js';
+
+/**
+ * Leads named only in prose: what the assistant proposes but does not run ("we could also try …",
+ * "fallback: …", "Other routes if this fails: …", "Not tried: …", "as a stopgap …"). Only a clause
+ * that proposes something is read, and in it only what can serve a model:
+ * - another serving stack by name (`TabbyAPI`, `llama.cpp`, `mlx-lm`), or a version of one (`vLLM 0.6.4`);
+ * - a framework built from source ("building vLLM from source");
+ * - a checkpoint in another quantization (`Qwen2.5-72B-Instruct-AWQ`);
+ * - another layout or engine option, as typed (`--kv-cache-dtype fp8`, `PYTORCH_ROCM_ARCH=gfx942`),
+ *   a tensor-parallel degree ("TP=2", spelled as the framework's flag), one node instead of two.
+ */
+export interface ProseLead {
+  name: string;
+  kind: CandidateKind;
+  framework: string | null;
+  /** For a framework or a version of one: what identifies it (to tell it from a tried candidate). */
+  version: string | null;
+  /** A bare framework name: dropped when a more specific lead or a tried candidate is of the same framework. */
+  generic: boolean;
+}
+
+/** Words that propose instead of report. */
+export const LEAD_CUE = /\b(?:could|would|I'd|we'd|might|may want|alternatives?|alternatively|options?|fallback|stopgap|instead|other (?:route|way|option)s?|next (?:step|option)s?|not tried|haven't tried|have not tried|didn't try|neither tried|untried|worth (?:a )?try(?:ing)?|worth comparing|the thing to compare|if you (?:ever |later )?(?:want|need)|to get more|consider|or else|otherwise|we'll try|we will try|try (?:that|it) (?:tomorrow|later|next))\b/i;
+const QUANT = /(?:^|[-_.])(?:AWQ|GPTQ|GGUF|EXL2|FP8|FP4|NVFP4|INT4|INT8|W4A16|W8A8|MLX|\d+(?:\.\d+)?bpw|Q\d_K(?:_[MSL])?|q\d+f\d+(?:_\d)?)(?:$|[-_.])/i;
+const OPTION = /^(--[a-z][\w-]*(?:[ =][\w.:/-]+)?|[A-Z][A-Z0-9_]{2,}=[\w.:/-]+)$/;
+const LAYOUT = /\b(TP|PP|tensor[- ]parallel(?:ism)?|pipeline[- ]parallel(?:ism)?)\s*(?:=|of|size)?\s*(\d+)\b/gi;
+const ONE_NODE = /\b(?:a |one |single )(?:[\w×.-]+ ){0,2}node\b(?! each)/i;
+const FROM_SOURCE = /\b(?:build(?:ing)?|compil(?:e|ing))\b[^.;]{0,60}?\bfrom source\b|\bsource build\b/i;
+const VERSION = /^v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\+?$/;
+
+function clean(word: string): string {
+  return word.replace(/^[`'"(*[]+|[`'")*\],.;:!?]+$/g, '');
+}
+
+function servingFramework(word: string): Framework | null {
+  return frameworks().find((f) => f.kind === 'framework' && namesFramework(f, word)) ?? null;
+}
+
+/** The canonical flag of a layout (`--tensor-parallel-size` for vLLM), from the rule files' shape options. */
+function layoutFlag(kind: 'tp' | 'pp', framework: Framework | null): string {
+  const label = kind === 'tp' ? '--tp' : '--pp';
+  const names = framework?.shapeOptions.find(([l]) => l === label)?.[1] ?? [];
+  return names.find((n) => n.startsWith('--')) ?? (kind === 'tp' ? '--tensor-parallel-size' : '--pipeline-parallel-size');
+}
+
+/** Clauses of a proposing sentence: alternatives joined by "or", commas and semicolons are separate leads. */
+function clauses(sentence: string): string[] {
+  return sentence.split(/;\s|,\s(?:or\s)?|\s(?:or|and)\s(?=\S)|\s—\s/).map((c) => c.trim()).filter(Boolean);
+}
+
+function clauseLeads(clause: string, context: Framework | null): ProseLead[] {
+  const found: ProseLead[] = [];
+  const backticked = [...clause.matchAll(/`([^`\n]+)`/g)].map((m) => (m[1] as string).trim());
+  const words = clause.replace(/`/g, ' ').split(/\s+/).map(clean).filter(Boolean);
+  const mentioned = words.map((w) => ({ word: w, framework: servingFramework(w) })).filter((m) => m.framework !== null);
+  const framework = mentioned[0]?.framework ?? context;
+  const model = backticked.find((t) => QUANT.test(t) && /^[A-Za-z][\w./-]+$/.test(t) && t.length >= 10 && /\d/.test(t) && /[-/]/.test(t)) ?? words.find((w) => QUANT.test(w) && /\d/.test(w) && /^[A-Za-z][\w.-]*\/?[\w.-]+$/.test(w) && w.length > 8 && !/^\d/.test(w));
+  if (model) {
+    found.push({ name: model, kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
+    return found;
+  }
+  if (FROM_SOURCE.test(clause) && framework) found.push({ name: `${framework.label} from source`, kind: 'framework', framework: framework.id, version: null, generic: false });
+  for (const token of backticked) {
+    const option = OPTION.exec(token);
+    if (option) found.push({ name: token.replace(/=/, token.startsWith('--') ? ' ' : '='), kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
+  }
+  if (ONE_NODE.test(clause) && /\b(?:nodes?|TP|tensor)\b/i.test(clause)) found.push({ name: 'single node', kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
+  else if (!backticked.some((t) => OPTION.test(t))) {
+    for (const match of clause.matchAll(LAYOUT)) {
+      const kind = /^(?:TP|tensor)/i.test(match[1] as string) ? 'tp' : 'pp';
+      found.push({ name: `${layoutFlag(kind, framework)} ${match[2] as string}`, kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
+    }
+  }
+  mentioned.forEach(({ word, framework: f }, index) => {
+    const next = words[words.indexOf(word) + 1] ?? '';
+    const version = VERSION.exec(next)?.[1] ?? null;
+    if (version) found.push({ name: `${f?.label} ${version}`, kind: 'framework', framework: f?.id ?? null, version, generic: false });
+    else if (index === 0 || mentioned[index - 1]?.framework !== f) {
+      const name = word.split('/').find((part) => f && namesFramework(f, part)) ?? word;
+      found.push({ name, kind: 'framework', framework: f?.id ?? null, version: null, generic: true });
+    }
+  });
+  return found;
+}
+
+/** The leads one proposing sentence names (none when it does not propose). */
+export function proseLeads(sentence: string, proposing: boolean, fallback: Framework | null = null): ProseLead[] {
+  if (!proposing && !LEAD_CUE.test(sentence)) return [];
+  const context = clauses(sentence).map((c) => c.replace(/`/g, ' ').split(/\s+/).map(clean).map(servingFramework).find(Boolean)).find(Boolean) ?? fallback;
+  return clauses(sentence).flatMap((clause) => clauseLeads(clause, context));
+}
