@@ -101,12 +101,12 @@ describe('export --to ansible', () => {
       tags: string[];
       tasks: Record<string, unknown>[];
     }[];
-    expect(plays.map((p) => p.hosts)).toEqual(['head', 'head', 'head:worker', 'head:worker', 'head:worker', 'head', 'worker', 'head', 'head', 'head', 'head', 'head']);
+    expect(plays.map((p) => p.hosts)).toEqual(['head', 'head', 'head:worker', 'head:worker', 'head:worker', 'head:worker', 'head', 'worker', 'head', 'head', 'head']);
     expect(plays.every((p) => p.any_errors_fatal)).toBe(true);
     const task = (play: number, index = -1) => plays[play]?.tasks.at(index) ?? {};
     expect(task(0, 0)).toMatchObject({ 'ansible.builtin.assert': { that: ['retrace_yes | default(false) | bool'] } });
     expect(plays[0]?.tags).toContain('destructive');
-    expect(task(2, 0)).toMatchObject({ 'ansible.builtin.shell': { cmd: 'docker image inspect hellohal2064/vllm-qwen3.5-gb10 >/dev/null 2>&1' }, register: 'guard_3', changed_when: false, failed_when: false });
+    expect(task(2, 0)).toMatchObject({ 'ansible.builtin.shell': { cmd: 'docker image inspect hellohal2064/vllm-qwen3.5-gb10@sha256:5e855267aeeb98c43924d5182fe4dda39c102b060e519065a99c104314c7470f >/dev/null 2>&1' }, register: 'guard_3', changed_when: false, failed_when: false });
     expect(task(2)).toMatchObject({
       when: 'guard_3.rc != 0',
       async: 1800,
@@ -122,7 +122,9 @@ describe('export --to ansible', () => {
       environment: { HF_TOKEN: "{{ lookup('ansible.builtin.env', 'HF_TOKEN') }}" },
       no_log: true,
     });
-    expect(task(9)).toMatchObject({ until: 'result_10.rc == 0 and (result_10.stdout is search("^200$", multiline=True))', retries: 90, delay: 10, changed_when: false });
+    expect(task(10)).toMatchObject({ until: 'result_11.rc == 0 and (result_11.stdout is search("^200$", multiline=True))', retries: 90, delay: 10, changed_when: false });
+    // The removal of a stopped container left with the name: asked for only after its guard.
+    expect(plays[5]?.tags).toContain('destructive');
     expect(playbookText).toContain(`!unsafe sudo systemctl stop vllm-embeddings vllm-reranker && docker ps --format "{{.Names}}"`);
   });
 });
