@@ -92,7 +92,7 @@ function onHostAsync(alias: string, command: string, onLine: (line: string) => v
   });
 }
 
-interface LogLine { type: string; step_id?: string; started_at?: number; ended_at?: number; status?: string }
+interface LogLine { type: string; run_id?: string; step_id?: string; started_at?: number; ended_at?: number; status?: string }
 const logOf = (path: string): LogLine[] => readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LogLine);
 
 describe('export PLAN.yaml --to sh: roles at once', () => {
@@ -155,6 +155,11 @@ describe('export PLAN.yaml --to sh: roles at once', () => {
     expect(misspelled.stderr).toContain('--from/--to wpie: head has no step of that id (its steps: wipe after )');
     expect(spawnSync('bash', [script, '--role', 'head', '--yes', '--log', join(dir, 'y.jsonl')]).status).toBe(0);
     expect(spawnSync('test', ['-e', marker]).status).toBe(0);
+    // Run ids are unique even for runs of one script on one host in the same second: ingest never merges them.
+    expect(spawnSync('bash', [script, '--role', 'head', '--yes', '--log', join(dir, 'z.jsonl')]).status).toBe(0);
+    const runIdOf = (file: string) => String(logOf(join(dir, file))[0]?.run_id);
+    expect(runIdOf('y.jsonl')).toMatch(/^run_\d{8}-\d{6}_.+_head_[0-9a-f]{8}$/);
+    expect(runIdOf('z.jsonl')).not.toBe(runIdOf('y.jsonl'));
     // A plan that does not validate is not exported.
     writeFileSync(join(dir, 'bad.yaml'), 'version: 1\nsession: { id: s }\nroles: { head: {} }\nsteps: [{ id: Bad_Id, roles: [head], command: x }]\n');
     const bad = await runRetrace(['export', join(dir, 'bad.yaml'), '--to', 'sh']);
