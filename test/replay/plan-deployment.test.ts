@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { Plan } from '../../src/core/plan/schema.js';
-import type { Decision } from '../../src/replay/plan/extract.js';
+import { NothingToReplayError, type Decision } from '../../src/replay/plan/extract.js';
 import { planFromStore } from '../../src/replay/plan/load.js';
 import { Database } from '../../src/store/database.js';
 import { listRuns, loadRun } from '../../src/store/run-queries.js';
@@ -98,7 +98,7 @@ describe('the plan of a compose + nginx + systemd deployment', () => {
     expect(restart?.guard).toBeNull();
   });
 
-  it('shows the working directory and the written files in its dry run', async () => {
+  it('shows the working directory and the written files in its dry run and its runbook', { timeout: 120_000 }, async () => {
     const planPath = join(dir, 'vps.yaml');
     expect((await runRetrace(['plan', SESSION, '-o', planPath, '--db', dbPath])).code).toBe(0);
     const dry = await runRetrace(['replay', planPath, '--db', dbPath]);
@@ -106,6 +106,44 @@ describe('the plan of a compose + nginx + systemd deployment', () => {
     expect(dry.stdout).toContain('in ~/chatbox');
     expect(dry.stdout).toMatch(/writes \/home\/ana\/chatbox\/deploy\/compose\.yml \(sha256 [0-9a-f]{12}…\)/);
     expect(dry.stdout).toContain('Dry run: nothing was executed.');
+    // The same plan file as a runbook (`export PLAN.yaml --to markdown`): each step with its directory.
+    const runbook = await runRetrace(['export', planPath, '--to', 'markdown']);
+    expect(runbook.code, runbook.stderr).toBe(0);
+    expect(runbook.stdout).toContain('# Runbook: Ollama + Open WebUI behind nginx on vps-chat-01');
+    expect(runbook.stdout).toContain('```sh\ncd ~/chatbox || exit 1\ndocker compose -f deploy/compose.yml --env-file .env pull\n```');
+    expect(runbook.stdout.match(/^### \d+\. /gm)).toHaveLength(plan.steps.length);
+  });
+});
+
+describe('sessions that deployed nothing', () => {
+  const planOf = async (story: string, session: string) => {
+    const path = tempDbPath(dir);
+    await ingestPaths(path, [join(REPO_ROOT, 'eval', 'transcripts', story)]);
+    const store = await Database.open(path);
+    try {
+      return await planFromStore(store, session);
+    } finally {
+      store.close();
+    }
+  };
+
+  it('a clean-up gives a clean-up plan of what it removed on each host; the call the user rejected never ran and is not in it', { timeout: 120_000 }, async () => {
+    const { plan: cleanup, decisions: why } = await planOf('cleanup-gpu-hosts-vllm-prune', '019b22e2-3ad8-7bba-9a0d-78bcd7d46af9');
+    expect(cleanup.purpose).toBe('cleanup');
+    const text = cleanup.steps.map((s) => s.command).join('\n');
+    for (const removal of ['docker rm vllm-llama70b-old', 'docker rm vllm-embed-old vllm-rerank-test', 'docker image prune -a -f', 'docker builder prune -a -f', 'rm -rf models--meta-llama--Llama-3.1-405B-Instruct-FP8']) {
+      expect(text).toContain(removal);
+    }
+    expect(cleanup.steps.every((s) => s.destructive)).toBe(true);
+    // `docker system prune -a --volumes` was stopped by the user: it never ran, so it is never replayed.
+    expect(text).not.toContain('--volumes');
+    expect(why.filter((d) => d.messageOrdinal === 7).map((d) => d.why)).toEqual(['never ran: the tool call was rejected or refused (exec command rejected by user)']);
+  });
+
+  it('a session that deployed nothing gives no plan, and says why', { timeout: 120_000 }, async () => {
+    const none = planOf('bench-tokens-per-second-bug', 'ses_461978ed3ffeAHANdJ18qvDZpV');
+    await expect(none).rejects.toThrow(NothingToReplayError);
+    await expect(none).rejects.toThrow(/no plan: the session deployed nothing: no candidate was accepted/);
   });
 });
 
