@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { homedir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
 import { resolveDbPath } from '../db-path.js';
 import { EXIT } from '../errors.js';
@@ -10,12 +12,24 @@ import { doctorLocations, scanLocation } from '../doctor/scan-locations.js';
 import { scanStore } from '../doctor/scan-store.js';
 import { scanTools } from '../doctor/scan-tools.js';
 import { ADAPTERS } from '../../ingest/adapters.js';
+import { readSqliteFromCopies } from '../../ingest/io/sqlite-open.js';
 import { activeRuleFolders, activeRuleProblems, rulesFingerprint } from '../../query/rules/active.js';
 
-/** Read-only: reads each location as ingest would and the store as it is, writes nothing. */
+/**
+ * Read-only: reads each location as ingest would and the store as it is, and writes nothing of
+ * the user's. SQLite databases (opencode.db) are read from private copies in a temporary folder,
+ * removed after, because even SQLite's read-only open writes `-wal` and `-shm` beside a file.
+ */
 export async function doctorCommand(paths: readonly string[], options: { db: string; json: boolean }, output: Output): Promise<number> {
   const locations = [];
-  for (const location of doctorLocations(ADAPTERS, process.env, homedir(), process.cwd(), paths)) locations.push(await scanLocation(location, ADAPTERS));
+  const copies = mkdtempSync(join(tmpdir(), 'retrace-doctor-'));
+  readSqliteFromCopies(copies);
+  try {
+    for (const location of doctorLocations(ADAPTERS, process.env, homedir(), process.cwd(), paths)) locations.push(await scanLocation(location, ADAPTERS));
+  } finally {
+    readSqliteFromCopies(null);
+    rmSync(copies, { recursive: true, force: true });
+  }
   const report = judgeDoctor({
     locations,
     store: await scanStore(options.db, rulesFingerprint()),
