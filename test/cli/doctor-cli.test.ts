@@ -167,3 +167,23 @@ describe('retrace doctor when something needs attention', () => {
     expect(run.stdout).toMatch(/\d+\. \S+\/nowhere: no such file or folder\n {5}→ check the PATH given/);
   }, 120_000);
 });
+
+describe('retrace doctor beside a running opencode', () => {
+  it('reads the sessions still in the -wal of a database held open, and leaves -wal and -shm as they were', async () => {
+    const home = join(root, 'live');
+    const file = join(home, '.local', 'share', 'opencode', 'opencode.db');
+    const writer = createOpencodeDb(file, '2.x');
+    try {
+      // As a running opencode: the connection stays open and its last rows are not yet checkpointed.
+      writer.pragma('wal_autocheckpoint = 0');
+      insertV2Session(writer, NATIVE.session, NATIVE.messages);
+      expect(statSync(`${file}-wal`).size).toBeGreaterThan(0);
+      const before = snapshot(home);
+      const run = await runRetraceJson<Report>(['doctor'], { cwd: home, env: envFor(home) });
+      expect(snapshot(home)).toEqual(before);
+      expect(at(run.json, home, '.local/share/opencode')).toMatchObject({ status: 'ok', formats: { 'opencode-sqlite': 1 }, sessions: 1, versions: [{ agent: 'opencode', version: '2.0.12' }] });
+    } finally {
+      writer.close();
+    }
+  }, 120_000);
+});
