@@ -25,6 +25,7 @@ interface Location {
   files: number;
   sessions: number;
   versions: { agent: string; version: string | null; sources: number; standing: string }[];
+  databases: { file: string; generation: string }[];
   unknownByKind: Record<string, number>;
   warnings: { file: string; version: string | null; reason: string }[];
 }
@@ -114,6 +115,7 @@ describe('retrace doctor on a home of real transcripts and a store', () => {
     // The imported session is read from its 2.x row (so its version is 2.x's), once.
     expect(opencode.versions.map((v) => [v.version, v.sources, v.standing])).toEqual([['0.6.5', 1, 'known'], ['1.17.9', 1, 'known'], ['2.0.12', 2, 'known']]);
     expect(stored['opencode']).toBe(4);
+    expect(opencode.databases).toEqual([{ file: join(home, '.local', 'share', 'opencode', 'opencode.db'), generation: '2.x' }]);
     expect(at(run.json, home, '.config/claude/projects').status).toBe('not found');
     expect(run.json.tools.map((tool) => tool.name)).toEqual(['ssh', 'sshd', 'tmux', 'ansible-playbook']);
   }, 120_000);
@@ -125,6 +127,7 @@ describe('retrace doctor on a home of real transcripts and a store', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^ok +\S+\/\.codex\/sessions +codex +codex-jsonl 2 +2 +2 +\d+$/m);
     expect(run.stdout).toContain('versions: opencode 0.6.5');
+    expect(run.stdout).toMatch(/opencode\.db: opencode\.db of 2\.x \(session_v2 and session_message beside the 1\.x tables\)/);
     expect(run.stdout).toMatch(/schema \d+ \(this retrace: \d+\); sessions: claude \d+, codex 2, opencode 4/);
     expect(run.stdout.trimEnd().endsWith('All is well: nothing needs attention.')).toBe(true);
   }, 120_000);

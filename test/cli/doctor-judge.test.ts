@@ -13,7 +13,7 @@ const store = (over: Partial<StoreScan> = {}): StoreScan => ({
 
 function claudeScan(version: string | null, over: { messages?: number; unknown?: Record<string, number>; records?: number } = {}): LocationScan {
   const report = { ...emptySourceReport('/h/.claude/projects/p/s.jsonl', 'claude-jsonl', true), version, messages: over.messages ?? 4, records: over.records ?? 4, unknownByKind: over.unknown ?? {} };
-  return { location: { path: '/h/.claude/projects', agent: 'claude', given: false }, exists: true, sources: [{ report, sessionIds: ['s'], bad: [], failure: null }], unreadable: [], skipped: [] };
+  return { location: { path: '/h/.claude/projects', agent: 'claude', given: false }, exists: true, sources: [{ report, sessionIds: ['s'], bad: [], failure: null }], unreadable: [], skipped: [], databases: [] };
 }
 
 const inputs = (locations: LocationScan[], over: Partial<DoctorInputs> = {}): DoctorInputs => ({ locations, store: store(), rules: { folders: ['/r'], problems: [] }, tools: [], ...over });
@@ -58,7 +58,7 @@ describe('judgeDoctor', () => {
   });
 
   it('asks for a PATH when no location exists', () => {
-    const missing: LocationScan = { location: { path: '/h/.codex/sessions', agent: 'codex', given: false }, exists: false, sources: [], unreadable: [], skipped: [] };
+    const missing: LocationScan = { location: { path: '/h/.codex/sessions', agent: 'codex', given: false }, exists: false, sources: [], unreadable: [], skipped: [], databases: [] };
     const report = judgeDoctor(inputs([missing]));
     expect(report.ok).toBe(false);
     expect(report.attention[0]?.fix).toContain('retrace doctor PATH');

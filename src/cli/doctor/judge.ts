@@ -34,6 +34,8 @@ export interface LocationFinding {
   sessions: number;
   messages: number;
   versions: VersionSeen[];
+  /** Each opencode.db read, with the generation of its tables. */
+  databases: { file: string; generation: '1.x' | '2.x' }[];
   /** Records of kinds the adapters do not know, by kind, over the whole location. */
   unknownByKind: Record<string, number>;
   /** The drift warnings ingest would print for these sources (src/core/warnings.ts), and twins read once. */
@@ -117,7 +119,7 @@ export function judgeLocation(scan: LocationScan, lines: readonly KnownLine[] = 
           : 'ok';
   const { path, agent, given } = scan.location;
   if (given && !scan.exists) attention.push({ where: path, problem: 'no such file or folder', fix: 'check the PATH given' });
-  const finding: LocationFinding = { path, agent, given, status, formats, files: files.size, sessions: sessions.size, messages, versions, unknownByKind, warnings, badRecords };
+  const finding: LocationFinding = { path, agent, given, status, formats, files: files.size, sessions: sessions.size, messages, versions, databases: scan.databases, unknownByKind, warnings, badRecords };
   return { finding, attention };
 }
 

@@ -41,6 +41,7 @@ export function renderDoctor(report: DoctorReport): string {
   for (const location of report.locations.filter((l) => l.versions.length > 0 || Object.keys(l.unknownByKind).length > 0)) {
     out.push(`  ${location.path}`);
     if (location.versions.length > 0) out.push(`    versions: ${versionsText(location)}`);
+    for (const db of location.databases) out.push(`    ${db.file}: opencode.db of ${db.generation} (${db.generation === '2.x' ? 'session_v2 and session_message beside the 1.x tables' : 'session, message, part'})`);
     const unknown = unknownText(location);
     if (unknown) out.push(`    unknown records: ${unknown}`);
   }

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Adapter } from '../../ingest/adapter.js';
 import { discoverSources } from '../../ingest/discover.js';
+import { sqliteTables } from '../../ingest/io/file-head.js';
 import { decompressZstdHead } from '../../ingest/io/zstd.js';
 import type { Agent } from '../../core/model.js';
 import type { Source } from '../../core/source.js';
@@ -39,6 +40,8 @@ export interface LocationScan {
   unreadable: BadRecord[];
   /** Sources found but not read, and why (a compressed twin). */
   skipped: IngestWarning[];
+  /** Each SQLite database read, with the generation of its tables (2.x once `session_v2` exists). */
+  databases: { file: string; generation: '1.x' | '2.x' }[];
 }
 
 const BAD_RECORDS_KEPT = 5;
@@ -79,10 +82,14 @@ async function scanSource(source: Source): Promise<SourceScan> {
 /** What a location holds, read as `retrace ingest` would read it, writing nothing. */
 export async function scanLocation(location: Location, adapters: readonly Adapter[]): Promise<LocationScan> {
   const exists = (await stat(location.path).catch(() => null)) !== null;
-  if (!exists) return { location, exists, sources: [], unreadable: [], skipped: [] };
+  if (!exists) return { location, exists, sources: [], unreadable: [], skipped: [], databases: [] };
   const discovery = await discoverSources([location.path], { adapters, format: 'auto', decompress: decompressZstdHead });
   const sources: SourceScan[] = [];
   for (const source of discovery.sources) sources.push(await scanSource(source));
   const unreadable = discovery.problems.map((problem) => ({ file: problem.location.file, line: problem.location.line ?? null, message: problem.message }));
-  return { location, exists, sources, unreadable, skipped: discovery.warnings };
+  const databases = [...new Set(discovery.sources.filter((s) => s.format === 'opencode-sqlite').map((s) => s.path))].map((file) => ({
+    file,
+    generation: sqliteTables(file).includes('session_v2') ? ('2.x' as const) : ('1.x' as const),
+  }));
+  return { location, exists, sources, unreadable, skipped: discovery.warnings, databases };
 }
