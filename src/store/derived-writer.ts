@@ -115,8 +115,17 @@ export async function replaceDerivedRows(db: Database, sessionId: string, rows: 
   }
   await db.run('BEGIN TRANSACTION');
   try {
-    for (const table of DERIVED_TABLES) await db.run(`DELETE FROM ${table} WHERE session_id = ?`, [sessionId]);
-    await db.run(`DELETE FROM derive_failures WHERE session_id = ?`, [sessionId]);
+    // Every derivation writes the session's `trees` row (or a derive_failures row) with its other
+    // rows: without either it has none to delete, and each DELETE scans a table that grows with
+    // the store (commands and actions hold a row per call of every session).
+    const derivedBefore = await db.scalar(
+      `SELECT EXISTS (SELECT 1 FROM trees WHERE session_id = ?) OR EXISTS (SELECT 1 FROM derive_failures WHERE session_id = ?)`,
+      [sessionId, sessionId],
+    );
+    if (derivedBefore !== false) {
+      for (const table of DERIVED_TABLES) await db.run(`DELETE FROM ${table} WHERE session_id = ?`, [sessionId]);
+      await db.run(`DELETE FROM derive_failures WHERE session_id = ?`, [sessionId]);
+    }
     for (const [table, columns, values] of prepared) {
       const appender = await db.connection.createAppender(table);
       try {
