@@ -26,6 +26,7 @@ export const COMMANDS: readonly { name: string; load: () => Promise<Register> }[
   { name: 'rules', load: async () => (await import('./rules.js')).registerRulesCommand },
   { name: 'quickstart', load: async () => (await import('./quickstart.js')).registerQuickstartCommand },
   { name: 'tui', load: async () => (await import('./tui.js')).registerTuiCommand },
+  { name: 'doctor', load: async () => (await import('./doctor.js')).registerDoctorCommand },
 ];
 
 const VERSION_FLAGS = new Set(['-V', '--version']);
