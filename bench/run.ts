@@ -9,17 +9,17 @@ import { RESULTS_DIR, WORK_ROOT } from './lib/paths.js';
 import { elapsedSeconds, phase, step, warn } from './lib/progress.js';
 import { failedFigure, machineInfo, pendingFigure, renderTable, type Figure } from './lib/results.js';
 import { round } from './lib/stats.js';
-import { memoryPhase } from './memory/phase.js';
 import { parseOptions, USAGE, type PhaseName } from './options.js';
 import { queriesPhase } from './queries/phase.js';
 import { sampleStore } from './queries/sample-store.js';
 import { replayPhase } from './replay/phase.js';
+import { shapesPhase } from './shapes/phase.js';
 import { tuiPhase } from './tui/phase.js';
 
 /**
  * `npm run bench`: generates (or reuses) the corpus, then measures every figure of issue 7 with
  * its baseline in the same run, prints the table on stdout (progress goes to stderr) and writes
- * bench/results/latest.json. Phases share a ten-minute budget; the memory phase, last, gets the rest.
+ * bench/results/latest.json. Phases share the budget; the shapes phase, last, gets the rest.
  */
 /** Exits once stdout has taken everything (a pipe is written asynchronously; exiting early cuts the table). */
 function exitAfterFlush(code: number): void {
@@ -34,7 +34,7 @@ if (process.argv.includes('--help')) {
 const options = parseOptions(process.argv.slice(2), process.env);
 const loadAtStart = loadavg().map((v) => round(v, 2));
 const wants = (name: PhaseName): boolean => options.phases.includes(name);
-const SHARES: Record<'corpus' | Exclude<PhaseName, 'memory'>, number> = { corpus: 0.12, ingest: 0.32, queries: 0.13, tui: 0.09, replay: 0.07 };
+const SHARES: Record<'corpus' | Exclude<PhaseName, 'shapes'>, number> = { corpus: 0.12, ingest: 0.32, queries: 0.13, tui: 0.09, replay: 0.07 };
 const budgetOf = (name: keyof typeof SHARES): Budget => new Budget(Math.round(options.budgetSeconds * SHARES[name]));
 mkdirSync(WORK_ROOT, { recursive: true });
 
@@ -59,7 +59,7 @@ async function timed<T>(name: string, budget: Budget, work: () => Promise<T>): P
 const corpusBudget = budgetOf('corpus');
 phase('corpus', corpusBudget.seconds);
 const corpusStarted = Date.now();
-const { manifest, reused } = ensureCorpus({ sizeMb: options.sizeMb, seed: options.seed, version: GENERATOR_VERSION }, step);
+const { manifest, reused } = ensureCorpus({ scale: options.scale, seed: options.seed, version: GENERATOR_VERSION }, step);
 phaseSeconds['corpus'] = round((Date.now() - corpusStarted) / 1000, 1);
 step(`${reused ? 'reused' : 'generated'} corpus: ${FORMATS.map((f) => `${f} ${round(manifest.formats[f].bytes / 1e6, 0)} MB/${manifest.formats[f].messages} msgs`).join(', ')}`);
 
@@ -131,11 +131,11 @@ if (wants('replay')) {
   figures.push(...(out ?? [failedFigure('replay', 'replay', 'replay step overhead', '≥ 10× / ≤ 1.5×', 'the replay phase failed (see stderr)')]));
 }
 
-if (wants('memory')) {
+if (wants('shapes')) {
   const left = Math.max(120, Math.round(options.budgetSeconds - elapsedSeconds() - 10));
   const budget = new Budget(left);
-  const out = await timed('memory', budget, () => memoryPhase(options.memoryMb, options.seed, budget, options.keepLarge));
-  figures.push(...(out ?? [failedFigure('memory.large', 'memory', `peak RSS ingesting one ${options.memoryMb} MB transcript`, '< 400 MB', 'the memory phase failed (see stderr)')]));
+  const out = await timed('shapes', budget, () => shapesPhase(options.scale, options.seed, GENERATOR_VERSION, budget, options.keepLarge));
+  figures.push(...(out ?? [failedFigure('memory.shapes', 'memory', 'peak RSS on the shapes that break readers', '< 400 MB', 'the shapes phase failed (see stderr)')]));
 }
 
 const order: Figure['group'][] = ['ingest', 'memory', 'queries', 'replay', 'tui'];

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Prng } from '../lib/prng.js';
+import { archiveFileSizes, dealSizes } from './archive-profile.js';
 import { CORPUS_ROOT } from '../lib/paths.js';
 import { plannedSession } from './story/session.js';
 import { writeClaudeSession } from './writers/claude.js';
@@ -10,22 +11,20 @@ import type { SessionLimits, WrittenSession } from './writers/written.js';
 import type { SessionInfo, Turn } from './story/turns.js';
 
 /**
- * The benchmark corpus: for each format, one long session of 10,000+ messages and then shorter
- * ones until the format's share of the size is reached. Same parameters, same bytes: a corpus
- * already on disk with the same manifest is reused.
+ * The benchmark corpus: a real archive's file-size profile (`archive-profile.ts`: 3,142 files,
+ * 1.24 GiB at scale 1) dealt out to the four formats by share, each file one session written until
+ * it reaches its size. Same parameters, same bytes: a corpus already on disk with the same
+ * manifest is reused. The inputs that break readers are in `shapes.ts`.
  */
 
 /** Bump when the generator's output changes, so old corpora are not reused. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 export const DEFAULT_SEED = 'retrace-bench';
-export const LONG_SESSION_MESSAGES = 10_500;
 
 export const FORMATS = ['claude', 'codex', 'opencode-export', 'opencode-storage'] as const;
 export type CorpusFormat = (typeof FORMATS)[number];
 
 const SHARES: Record<CorpusFormat, number> = { claude: 0.3, codex: 0.2, 'opencode-export': 0.27, 'opencode-storage': 0.23 };
-/** The long session may overrun its format's share by this much to reach its message count. */
-const LONG_SESSION_OVERRUN = 1.25;
 
 type Writer = (prng: Prng, info: SessionInfo, turns: Iterable<Turn>, root: string, limits: SessionLimits) => WrittenSession;
 
@@ -37,7 +36,8 @@ const WRITERS: Record<CorpusFormat, Writer> = {
 };
 
 export interface CorpusParams {
-  sizeMb: number;
+  /** 1 = the archive's 3,142 files; 0.1 = 314 of them, same profile. */
+  scale: number;
   seed: string;
   version: number;
 }
@@ -60,7 +60,7 @@ export interface CorpusManifest {
 }
 
 function corpusDir(params: CorpusParams): string {
-  return join(CORPUS_ROOT, `v${params.version}-${params.sizeMb}mb-${params.seed}`);
+  return join(CORPUS_ROOT, `v${params.version}-x${params.scale}-${params.seed}`);
 }
 
 function readManifest(dir: string, params: CorpusParams): CorpusManifest | null {
@@ -73,25 +73,20 @@ function readManifest(dir: string, params: CorpusParams): CorpusManifest | null 
   }
 }
 
-function generateFormat(format: CorpusFormat, params: CorpusParams, root: string, finalRoot: string): FormatCorpus {
-  const budget = Math.round(params.sizeMb * 1024 * 1024 * SHARES[format]);
+function generateFormat(format: CorpusFormat, params: CorpusParams, root: string, finalRoot: string, targets: readonly number[]): FormatCorpus {
   const prng = new Prng(`${params.seed}/${format}`);
   const sessions: FormatCorpus['sessions'] = [];
   let bytes = 0;
   let files = 0;
-  for (let index = 0; bytes < budget * 0.98; index += 1) {
+  targets.forEach((target, index) => {
     const sessionPrng = prng.fork(`session-${index}`);
     const plan = plannedSession(sessionPrng, index);
-    const long = index === 0;
-    const limits = long
-      ? { messages: LONG_SESSION_MESSAGES, bytes: budget * LONG_SESSION_OVERRUN }
-      : { messages: sessionPrng.int(300, 2500), bytes: budget - bytes };
-    const written = WRITERS[format](sessionPrng, plan.info, plan.turns, root, limits);
+    const written = WRITERS[format](sessionPrng, plan.info, plan.turns, root, { messages: Number.POSITIVE_INFINITY, bytes: target });
     bytes += written.bytes;
     files += written.fileCount ?? written.files.length;
     const file = (written.files[0] ?? '').replace(root, finalRoot);
     sessions.push({ id: written.id, messages: written.messages, toolCalls: written.toolCalls, bytes: written.bytes, file });
-  }
+  });
   return {
     format,
     root: finalRoot,
@@ -113,11 +108,12 @@ export function ensureCorpus(params: CorpusParams, log: (text: string) => void):
   rmSync(dir, { recursive: true, force: true });
   const started = Date.now();
   const formats = {} as Record<CorpusFormat, FormatCorpus>;
+  const targets = dealSizes(archiveFileSizes(params.scale), SHARES, new Prng(`${params.seed}/deal`));
   for (const format of FORMATS) {
     const formatStarted = Date.now();
     const root = join(staging, format);
     mkdirSync(root, { recursive: true });
-    formats[format] = generateFormat(format, params, root, join(dir, format));
+    formats[format] = generateFormat(format, params, root, join(dir, format), targets[format]);
     const made = formats[format];
     log(`generated ${format}: ${(made.bytes / 1048576).toFixed(1)} MB, ${made.sessions.length} sessions, ${made.messages} messages, ${made.toolCalls} tool calls, ${made.files} files in ${((Date.now() - formatStarted) / 1000).toFixed(1)} s`);
   }
@@ -125,35 +121,4 @@ export function ensureCorpus(params: CorpusParams, log: (text: string) => void):
   writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2));
   renameSync(staging, dir);
   return { manifest, reused: false };
-}
-
-export interface LargeTranscript {
-  /** The folder holding it (and its manifest): delete this to drop it. */
-  dir: string;
-  file: string;
-  bytes: number;
-  messages: number;
-  toolCalls: number;
-}
-
-/** One Claude Code transcript of `sizeMb` (the peak-memory figure), reused when already on disk. */
-export function ensureLargeTranscript(sizeMb: number, seed: string, log: (text: string) => void): LargeTranscript {
-  const dir = join(CORPUS_ROOT, `large-v${GENERATOR_VERSION}-${sizeMb}mb-${seed}`);
-  const manifestFile = join(dir, 'manifest.json');
-  if (existsSync(manifestFile)) {
-    const known = JSON.parse(readFileSync(manifestFile, 'utf8')) as LargeTranscript;
-    if (existsSync(known.file)) return { ...known, dir };
-  }
-  rmSync(dir, { recursive: true, force: true });
-  const staging = `${dir}.partial`;
-  rmSync(staging, { recursive: true, force: true });
-  const started = Date.now();
-  const prng = new Prng(`${seed}/large`);
-  const plan = plannedSession(prng, 0);
-  const written = writeClaudeSession(prng, plan.info, plan.turns, staging, { messages: Number.POSITIVE_INFINITY, bytes: sizeMb * 1024 * 1024 });
-  renameSync(staging, dir);
-  const made: LargeTranscript = { dir, file: (written.files[0] ?? '').replace(staging, dir), bytes: written.bytes, messages: written.messages, toolCalls: written.toolCalls };
-  writeFileSync(manifestFile, JSON.stringify(made, null, 2));
-  log(`generated a ${(made.bytes / 1048576).toFixed(0)} MB Claude Code transcript (${made.messages} messages) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return made;
 }

@@ -1,11 +1,13 @@
 import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { emitResult } from '../lib/child.js';
 
 /**
  * `node parse-child.js FORMAT ROOT`: the ceiling for any JavaScript reader — the same bytes
  * streamed, split into lines and handed to JSON.parse, nothing else. An export document is one
- * JSON.parse of the file; a storage tree one JSON.parse per file.
+ * JSON.parse of the file; a storage tree one JSON.parse per file; an opencode.db every row of its
+ * message and part tables read and its `data` parsed.
  */
 export interface BareParseResult {
   ms: number;
@@ -60,6 +62,20 @@ if (format === 'claude' || format === 'codex') {
     const counted = await parseLines(file);
     values += counted.values;
     bytes += counted.bytes;
+  }
+} else if (format === 'opencode-db') {
+  for (const file of files(root, '.db')) {
+    const db = new BetterSqlite3(file, { readonly: true });
+    for (const table of ['session', 'message', 'part']) {
+      for (const row of db.prepare(`SELECT * FROM ${table}`).iterate() as Iterable<Record<string, unknown>>) {
+        if (typeof row['data'] === 'string') {
+          JSON.parse(row['data']);
+          bytes += row['data'].length;
+        }
+        values += 1;
+      }
+    }
+    db.close();
   }
 } else {
   for (const file of files(root, '.json')) {

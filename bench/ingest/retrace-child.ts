@@ -8,8 +8,9 @@ import { BULK_WRITE_MEMORY_LIMIT, Database } from '../../src/store/database.js';
 import { emitResult } from '../lib/child.js';
 
 /**
- * `node retrace-child.js DB PATH… [--no-derive]`: what `retrace ingest PATH… --db DB` does
- * (discover, validate, convert, redact, store, derive), in a fresh process, with its phases timed.
+ * `node retrace-child.js DB PATH… [--no-derive] [--again]`: what `retrace ingest PATH… --db DB`
+ * does (discover, validate, convert, redact, store, derive), in a fresh process, with its phases
+ * timed. `--again` keeps the store: the re-ingest of an unchanged corpus.
  */
 export interface RetraceIngestResult {
   ms: number;
@@ -24,6 +25,8 @@ export interface RetraceIngestResult {
   toolCalls: number;
   unknownRecords: number;
   redactions: number;
+  /** Sources found unchanged since the store last read them (all of them, for `--again`). */
+  skippedUnchanged: number;
   errorCount: number;
   errors: string[];
   /** The session with the most messages, for the TUI figure. */
@@ -33,9 +36,11 @@ export interface RetraceIngestResult {
 const args = process.argv.slice(2);
 const derive = !args.includes('--no-derive');
 const [dbPath, ...paths] = args.filter((a) => !a.startsWith('--'));
-if (!dbPath || paths.length === 0) throw new Error('usage: retrace-child.js DB PATH… [--no-derive]');
-rmSync(dbPath, { force: true });
-rmSync(`${dbPath}.wal`, { force: true });
+if (!dbPath || paths.length === 0) throw new Error('usage: retrace-child.js DB PATH… [--no-derive] [--again]');
+if (!args.includes('--again')) {
+  rmSync(dbPath, { force: true });
+  rmSync(`${dbPath}.wal`, { force: true });
+}
 
 const maxRss = (): number => process.resourceUsage().maxRSS * 1024;
 const started = performance.now();
@@ -84,6 +89,7 @@ emitResult({
   toolCalls: summary.tool_calls,
   unknownRecords: summary.unknown_records,
   redactions: summary.redactions,
+  skippedUnchanged: summary.skipped_unchanged,
   errorCount: summary.errors.length,
   errors: summary.errors.slice(0, 5).map((e) => `${e.file}${e.line ? `:${e.line}` : ''} ${e.message}`),
   largestSession,

@@ -20,9 +20,10 @@ export const TOOL_CALLS_TARGET = 1_000_000;
 const CANDIDATE = 'scitrera';
 const CLI_RUNS = 3;
 
-type QueryName = 'tree' | 'why' | 'timings';
+type QueryName = 'sessions' | 'tree' | 'why' | 'timings';
 
 function cliArgs(query: QueryName, db: string, session: string): string[] {
+  if (query === 'sessions') return [CLI, 'sessions', '--db', db];
   if (query === 'tree') return [CLI, 'tree', session, '--db', db];
   if (query === 'why') return [CLI, 'why', CANDIDATE, '--db', db];
   return [CLI, 'timings', '--kind', 'all', '--db', db];
@@ -69,8 +70,27 @@ export async function queriesPhase(sourceStores: readonly string[], budget: Budg
       notes: [`first call (cold) ${round(big.firstMs, 0)} ms vs ${round(base.firstMs, 0)} ms; ${big.rows} rows vs ${base.rows}; store open ${round(large.openMs, 0)} ms`],
     }));
   }
-  const floor = await runCommand(process.execPath, [CLI, '--version'], { timeoutMs: 60_000 });
-  for (const query of ['tree', 'why', 'timings'] as const) {
+  // Start-up: `retrace --version` against Node starting and doing nothing, medians of 5 interleaved.
+  const versionRuns: number[] = [];
+  const nodeRuns: number[] = [];
+  for (let i = 0; i < 5; i += 1) {
+    versionRuns.push((await runCommand(process.execPath, [CLI, '--version'], { timeoutMs: 60_000 })).wallMs);
+    nodeRuns.push((await runCommand(process.execPath, ['-e', ''], { timeoutMs: 60_000 })).wallMs);
+  }
+  const floor = { wallMs: median(versionRuns) };
+  figures.push(figure({
+    id: 'queries.version.cli',
+    group: 'queries',
+    title: 'retrace --version (start-up)',
+    measured: { label: 'retrace', value: round(floor.wallMs, 0), unit: 'ms', runs: versionRuns.map((v) => round(v, 0)) },
+    baseline: { label: 'node -e ""', value: round(median(nodeRuns), 0), unit: 'ms', runs: nodeRuns.map((v) => round(v, 0)) },
+    ratioMeaning: 'retrace ms ÷ bare Node start-up ms',
+    ratio: round(floor.wallMs / median(nodeRuns), 2),
+    goal: '< 100 ms',
+    met: floor.wallMs < 100,
+  }));
+  step(`retrace --version ${round(floor.wallMs, 0)} ms, node -e "" ${round(median(nodeRuns), 0)} ms`);
+  for (const query of ['sessions', 'tree', 'why', 'timings'] as const) {
     if (!budget.allows(5_000)) break;
     const big = await cliMedian(query, bigDb, store.largestSession);
     const base = await cliMedian(query, sampleDb, sampleSession);

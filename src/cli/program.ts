@@ -1,10 +1,9 @@
 import { Command } from 'commander';
-import { COMMANDS } from './commands/index.js';
+import { commandsFor } from './commands/index.js';
 import type { CliContext } from './context.js';
-import { useRuleFolders } from '../query/rules/active.js';
-import { warnRuleProblems } from './rule-problems.js';
 
-export function buildProgram(ctx: CliContext): Command {
+/** The program for this command line, with the code of only the commands it needs (see `commandsFor`). */
+export async function buildProgram(ctx: CliContext, argv: readonly string[]): Promise<Command> {
   const program = new Command('retrace')
     .summary('deployment transcripts → DuckDB, decision trees, safe SSH replays')
     .description(
@@ -20,10 +19,14 @@ export function buildProgram(ctx: CliContext): Command {
     })
     .option('--rules <dir...>', 'more rule files (YAML) beside the built-in ones and ~/.config/retrace/rules; a file with a built-in id replaces it')
     .exitOverride();
-  for (const register of COMMANDS) register(program, ctx);
-  program.hook('preAction', (root) => {
+  const registers = await Promise.all(commandsFor(argv).map((command) => command.load()));
+  for (const register of registers) register(program, ctx);
+  program.hook('preAction', async (root) => {
     const dirs = (root.opts() as { rules?: string[] }).rules;
-    if (dirs && dirs.length > 0) warnRuleProblems(useRuleFolders(dirs), ctx.output);
+    if (!dirs || dirs.length === 0) return;
+    // Loaded here, not at the top: the rule engine brings zod and yaml, which `--version` never needs.
+    const [{ useRuleFolders }, { warnRuleProblems }] = await Promise.all([import('../query/rules/active.js'), import('./rule-problems.js')]);
+    warnRuleProblems(useRuleFolders(dirs), ctx.output);
   });
   return program;
 }

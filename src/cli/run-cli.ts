@@ -78,7 +78,7 @@ export async function runCli(argv: readonly string[], output = consoleOutput()):
   let exitCode: number = EXIT.ok;
   const { output: tracked, printedJson } = trackingJson(output);
   try {
-    const program = buildProgram({ output: tracked, setExitCode: (code) => (exitCode = code) });
+    const program = await buildProgram({ output: tracked, setExitCode: (code) => (exitCode = code) }, argv);
     await program.parseAsync(argv as string[], { from: 'user' });
     return exitCode;
   } catch (error) {

@@ -32,7 +32,26 @@ interface Column {
 /** A value that cannot be written, named precisely enough to find the rule or row that made it. */
 export class DerivedValueError extends Error {}
 
-async function columnsOf(db: Database, table: DerivedTable): Promise<Column[]> {
+/**
+ * The columns of each derived table, read once per open store: the schema is fixed once a store is
+ * open (upgrades run at open), and asking information_schema five times per session was a fifth of
+ * the ingest time of an opencode.db of small sessions.
+ */
+const columnsByStore = new WeakMap<Database, Map<DerivedTable, Promise<Column[]>>>();
+
+function columnsOf(db: Database, table: DerivedTable): Promise<Column[]> {
+  let tables = columnsByStore.get(db);
+  if (!tables) columnsByStore.set(db, (tables = new Map()));
+  let columns = tables.get(table);
+  if (!columns) {
+    columns = readColumns(db, table);
+    columns.catch(() => tables.delete(table));
+    tables.set(table, columns);
+  }
+  return columns;
+}
+
+async function readColumns(db: Database, table: DerivedTable): Promise<Column[]> {
   const rows = await db.all(
     `SELECT column_name, data_type, is_nullable FROM information_schema.columns
      WHERE table_name = ? AND table_schema = 'main' ORDER BY ordinal_position`,
@@ -96,8 +115,17 @@ export async function replaceDerivedRows(db: Database, sessionId: string, rows: 
   }
   await db.run('BEGIN TRANSACTION');
   try {
-    for (const table of DERIVED_TABLES) await db.run(`DELETE FROM ${table} WHERE session_id = ?`, [sessionId]);
-    await db.run(`DELETE FROM derive_failures WHERE session_id = ?`, [sessionId]);
+    // Every derivation writes the session's `trees` row (or a derive_failures row) with its other
+    // rows: without either it has none to delete, and each DELETE scans a table that grows with
+    // the store (commands and actions hold a row per call of every session).
+    const derivedBefore = await db.scalar(
+      `SELECT EXISTS (SELECT 1 FROM trees WHERE session_id = ?) OR EXISTS (SELECT 1 FROM derive_failures WHERE session_id = ?)`,
+      [sessionId, sessionId],
+    );
+    if (derivedBefore !== false) {
+      for (const table of DERIVED_TABLES) await db.run(`DELETE FROM ${table} WHERE session_id = ?`, [sessionId]);
+      await db.run(`DELETE FROM derive_failures WHERE session_id = ?`, [sessionId]);
+    }
     for (const [table, columns, values] of prepared) {
       const appender = await db.connection.createAppender(table);
       try {

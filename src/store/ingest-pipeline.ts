@@ -126,6 +126,8 @@ interface Plan {
   mode: 'replace' | 'append' | 'skip';
   resume?: ResumePoint;
   fingerprint: string;
+  /** The store has no record of the source. */
+  fresh?: boolean;
 }
 
 /** Skip an unchanged source; resume a grown JSONL whose old bytes are untouched; else read it whole. */
@@ -134,7 +136,7 @@ async function planSource(db: Database, source: Source, name: StoredName): Promi
   if (!source.appendable) {
     const fingerprint = await source.fingerprint();
     if (state && state.contentHash === fingerprint && state.size === source.size) return { mode: 'skip', fingerprint };
-    return { mode: 'replace', fingerprint };
+    return { mode: 'replace', fingerprint, fresh: state === null };
   }
   const consumed = state?.bytesConsumed ?? null;
   const hashes = await hashFile(source.path, consumed !== null && consumed <= source.size ? consumed : null);
@@ -142,7 +144,7 @@ async function planSource(db: Database, source: Source, name: StoredName): Promi
   if (state && consumed !== null && state.prefixHash !== null && hashes.prefix === state.prefixHash && consumed <= source.size) {
     return { mode: 'append', resume: { offset: consumed, line: (state.linesConsumed ?? 0) + 1 }, fingerprint: hashes.full };
   }
-  return { mode: 'replace', fingerprint: hashes.full };
+  return { mode: 'replace', fingerprint: hashes.full, fresh: state === null };
 }
 
 /** Bytes of an appendable transcript written per transaction (see the checkpoint case below). */
@@ -236,7 +238,7 @@ export async function ingestSources(
       const sessionIds = new Set<string>();
       const drift: SourceReport = emptySourceReport(source.path, source.format, plan.mode === 'replace', source.sessionId ?? null);
       const mode: WriteMode = plan.mode === 'append' && plan.resume ? { append: { fromLine: plan.resume.line } } : 'replace';
-      writer = await SourceWriter.begin(db, name.key, mode);
+      writer = await SourceWriter.begin(db, name.key, mode, undefined, plan.fresh === true);
       const agent = agentOfFormat(source.format);
       // One session of a database, read whole: what it no longer holds leaves the store too.
       if (mode === 'replace' && source.sessionId) writer.ownsWholeSession(await identity.storedId(source.sessionId, agent, name.path));

@@ -72,6 +72,8 @@ export class SourceWriter {
   /** Characters of text appended in this transaction (what its commit must hold in memory). */
   private textLength = 0;
   private finished = false;
+  /** The store has never recorded this source: it holds no rows of it to replace. */
+  private fresh = false;
 
   private constructor(
     private readonly db: Database,
@@ -84,8 +86,9 @@ export class SourceWriter {
   /**
    * Opens the source's transaction. `continuing`: the writer of the previous batch of the same
    * source, whose sessions keep being appended directly (their ordinals and keys carry over).
+   * `fresh`: the store has no record of the source (no `sources` row), so none of its rows.
    */
-  static async begin(db: Database, sourceKey: string, mode: WriteMode, continuing?: SourceWriter): Promise<SourceWriter> {
+  static async begin(db: Database, sourceKey: string, mode: WriteMode, continuing?: SourceWriter, fresh = false): Promise<SourceWriter> {
     for (const ddl of STAGING_DDL) await db.run(ddl);
     await db.run('BEGIN TRANSACTION');
     try {
@@ -96,6 +99,7 @@ export class SourceWriter {
         tool_calls: await db.connection.createAppender('tool_calls'),
       };
       const writer = new SourceWriter(db, sourceKey, mode, staging, direct);
+      writer.fresh = fresh && !continuing;
       for (const [sessionId, target] of continuing?.targets ?? []) {
         writer.targets.set(sessionId, target);
         appendText(staging.stg_touched, sessionId);
@@ -211,10 +215,14 @@ export class SourceWriter {
     try {
       this.closeAppenders();
       const db = this.db;
-      // Unknown records and problems are re-read along with their lines: drop the old copies.
+      // Unknown records and problems are re-read along with their lines: drop the old copies. A
+      // source new to the store has none; each DELETE scans its whole table, which grows with
+      // every source (an opencode.db of 20,000 sessions is 20,000 sources).
       const fromLine = this.mode === 'replace' ? 0 : this.mode.append.fromLine;
-      await db.run(`DELETE FROM unknown_records WHERE source = ? AND coalesce(line, 0) >= ?`, [this.sourceKey, fromLine]);
-      await db.run(`DELETE FROM ingest_problems WHERE source = ? AND coalesce(line, 0) >= ?`, [this.sourceKey, fromLine]);
+      if (!this.fresh) {
+        await db.run(`DELETE FROM unknown_records WHERE source = ? AND coalesce(line, 0) >= ?`, [this.sourceKey, fromLine]);
+        await db.run(`DELETE FROM ingest_problems WHERE source = ? AND coalesce(line, 0) >= ?`, [this.sourceKey, fromLine]);
+      }
       const staged = this.messagesRead + this.callsRead > this.directMessages + this.directCalls;
       const messagesUpdated = staged ? await db.run(MERGE.updateMessages) : 0;
       const messagesAdded = this.directMessages + (staged ? await db.run(MERGE.insertMessages) : 0);
@@ -233,7 +241,7 @@ export class SourceWriter {
         `INSERT INTO ingest_problems SELECT ?, file, line, path, message, now()::TIMESTAMP FROM stg_problems`,
         [this.sourceKey],
       );
-      await db.run(`DELETE FROM sources WHERE key = ?`, [this.sourceKey]);
+      if (!this.fresh) await db.run(`DELETE FROM sources WHERE key = ?`, [this.sourceKey]);
       await db.run(
         `INSERT INTO sources (key, path, format, size, content_hash, bytes_consumed, lines_consumed, prefix_hash, ingested_at,
            messages, tool_calls, unknown_records, problems, redactions, machine, original_path, cwd)

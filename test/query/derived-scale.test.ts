@@ -11,7 +11,9 @@ import { ingestDerived } from './helpers/derived-store.js';
 
 /**
  * `tree`, `why` and `timings` read only the asked session's derived rows: on a store whose
- * derived tables hold a million actions (20,000 sessions × 50 tool calls), each stays under 200 ms.
+ * derived tables hold a million actions (20,000 sessions × 50 tool calls), each still answers
+ * with the asked session's rows alone. How fast they answer is measured by `npm run bench`
+ * (bench/queries/), not here: a time limit in a unit test fails on a busy machine, not on a bug.
  */
 const SESSIONS = 20_000;
 const CALLS = 50;
@@ -42,37 +44,20 @@ beforeAll(async () => {
   }
 }, 180_000);
 
-/** The best of three runs: the first warms DuckDB's caches, as any second command would. */
-async function fastest<T>(work: () => Promise<T>): Promise<{ ms: number; result: T }> {
-  let best = Number.POSITIVE_INFINITY;
-  let result: T | undefined;
-  for (let i = 0; i < 3; i++) {
-    const start = performance.now();
-    result = await work();
-    best = Math.min(best, performance.now() - start);
-  }
-  return { ms: best, result: result as T };
-}
-
 describe('queries on a store with a million derived actions', () => {
-  it('resolve + staleness + tree, why, timings each answer in under 200 ms', async () => {
+  it('resolve + staleness + tree, why, timings answer with the asked session only', async () => {
     const store = await Database.open(db, { readOnly: true });
     try {
       const actions = Number(await store.scalar('SELECT count(*) FROM actions'));
       expect(actions).toBeGreaterThanOrEqual(SESSIONS * CALLS);
-      const tree = await fastest(async () => {
-        const session = await resolveSession(store, 'qwen');
-        await staleSessions(store, [session.id]);
-        return loadTree(store, session.id);
-      });
-      expect(tree.result?.candidates).toHaveLength(7);
-      const why = await fastest(() => whyCandidate(store, 'scitrera'));
-      expect(why.result).toHaveLength(1);
-      const timings = await fastest(() => attemptTimings(store, { kind: 'pull', sessionId: 'ses_365d176c7ffeX5TaQTV86dNCf0' }));
-      expect(timings.result.length).toBeGreaterThanOrEqual(4);
-      expect(tree.ms).toBeLessThan(200);
-      expect(why.ms).toBeLessThan(200);
-      expect(timings.ms).toBeLessThan(200);
+      const session = await resolveSession(store, 'qwen');
+      expect(await staleSessions(store, [session.id])).toEqual([]);
+      const tree = await loadTree(store, session.id);
+      expect(tree?.candidates).toHaveLength(7);
+      expect(await whyCandidate(store, 'scitrera')).toHaveLength(1);
+      const timings = await attemptTimings(store, { kind: 'pull', sessionId: 'ses_365d176c7ffeX5TaQTV86dNCf0' });
+      expect(timings.length).toBeGreaterThanOrEqual(4);
+      expect(timings.every((row) => row.session === 'ses_365d176c7ffeX5TaQTV86dNCf0')).toBe(true);
     } finally {
       store.close();
     }

@@ -27,8 +27,21 @@ function duration(ms: number): string {
   return minutes > 0 ? `${minutes}m ${seconds}s` : `${seconds}s`;
 }
 
+/**
+ * How much bookkeeping a session carries. `heavy`: the shape of the 734 MB session that crashed
+ * ccusage — a `file-history-snapshot` after every turn listing every file tracked so far (the list
+ * grows, and each snapshot repeats it), and `bash_progress` lines for every shell call.
+ */
+export interface ClaudeStyle {
+  heavy: boolean;
+}
+
+const TRACKED_PER_TURN = 12;
+const TRACKED_CAP = 3000;
+
 class ClaudeSessionWriter {
   private readonly sink: FileSink;
+  private readonly tracked: string[] = [];
   private readonly envelope: Record<string, unknown>;
   private parent: string | null = null;
   private promptId = '';
@@ -41,6 +54,7 @@ class ClaudeSessionWriter {
     readonly sessionId: string,
     private readonly info: SessionInfo,
     file: string,
+    private readonly style: ClaudeStyle = { heavy: false },
   ) {
     this.sink = new FileSink(file);
     this.envelope = {
@@ -115,22 +129,37 @@ class ClaudeSessionWriter {
     const order = step.calls.map((call, index) => ({ call, index })).sort((a, b) => a.call.endMs - b.call.endMs);
     for (const { call, index } of order) {
       const issuer = issuers[index] as string;
-      if (call.kind === 'shell' && call.endMs - call.startMs > 60_000 && this.prng.chance(0.5)) this.progress(call, callIds[index] as string, issuer);
+      if (call.kind === 'shell' && (this.style.heavy || (call.endMs - call.startMs > 60_000 && this.prng.chance(0.5)))) this.progress(call, callIds[index] as string, issuer);
       this.parent = issuer;
       const { content, isError, sidecar } = toolResult(call, this.prng);
       this.threaded({ promptId: this.promptId, type: 'user', message: { role: 'user', content: [{ tool_use_id: callIds[index], type: 'tool_result', content, is_error: isError }] }, toolUseResult: sidecar, sourceToolAssistantUUID: issuer }, call.endMs);
     }
+    if (this.style.heavy) this.snapshotUpdate(step.endMs);
     if (step.final) {
       this.threaded({ type: 'system', subtype: 'turn_duration', durationMs: step.endMs - this.turnStartMs, messageCount: this.turnMessages, isMeta: true }, step.endMs + 5);
     }
   }
 
-  /** `bash_progress` lines a long Bash call leaves while it runs (2.0.x – early 2.1). */
+  /** The files edited so far, each with its backup: the snapshot Claude Code writes after a turn. */
+  private snapshotUpdate(at: number): void {
+    for (let i = 0; i < TRACKED_PER_TURN && this.tracked.length < TRACKED_CAP; i += 1) {
+      this.tracked.push(`${this.info.cwd}/${this.prng.pick(['src', 'deploy', 'scripts', 'configs', 'notes'])}/${this.prng.base62(8)}.${this.prng.pick(['py', 'sh', 'yaml', 'md', 'json'])}`);
+    }
+    const backups: Record<string, unknown> = {};
+    this.tracked.forEach((path, index) => {
+      backups[path] = { backupFileName: `${this.prng.hex(16)}@v${1 + (index % 4)}`, version: 1 + (index % 4), backupTime: iso(at - index * 1000) };
+    });
+    const messageId = this.prng.uuid();
+    this.line({ type: 'file-history-snapshot', messageId, snapshot: { messageId, trackedFileBackups: backups, timestamp: iso(at) }, isSnapshotUpdate: true });
+  }
+
+  /** `bash_progress` lines a long Bash call leaves while it runs (2.0.x – early 2.1); a heavy session has more. */
   private progress(call: ShellCall, callId: string, issuer: string): void {
     const lines = call.output.split('\n').filter(Boolean);
-    for (let i = 1; i <= 2; i += 1) {
-      const shown = lines.slice(0, Math.ceil((lines.length * i) / 3));
-      this.line({ parentUuid: issuer, ...this.envelope, type: 'progress', data: { type: 'bash_progress', output: shown.slice(-5).join('\n'), fullOutput: shown.join('\n'), elapsedTimeSeconds: Math.floor(((call.endMs - call.startMs) * i) / 3000), totalLines: shown.length }, toolUseID: `bash-progress-${i - 1}`, parentToolUseID: callId, uuid: this.prng.uuid(), timestamp: iso(call.startMs + ((call.endMs - call.startMs) * i) / 3) });
+    const steps = this.style.heavy ? 8 : 2;
+    for (let i = 1; i <= steps; i += 1) {
+      const shown = lines.slice(0, Math.ceil((lines.length * i) / (steps + 1)));
+      this.line({ parentUuid: issuer, ...this.envelope, type: 'progress', data: { type: 'bash_progress', output: shown.slice(-5).join('\n'), fullOutput: shown.join('\n'), elapsedTimeSeconds: Math.floor(((call.endMs - call.startMs) * i) / ((steps + 1) * 1000)), totalLines: shown.length }, toolUseID: `bash-progress-${i - 1}`, parentToolUseID: callId, uuid: this.prng.uuid(), timestamp: iso(call.startMs + ((call.endMs - call.startMs) * i) / (steps + 1)) });
     }
   }
 
@@ -175,10 +204,10 @@ function toolResult(call: Call, prng: Prng): { content: string; isError: boolean
 }
 
 /** Writes one session as `<root>/projects/<project-key>/<sessionId>.jsonl`, stopping at the limits. */
-export function writeClaudeSession(prng: Prng, info: SessionInfo, turns: Iterable<Turn>, root: string, limits: SessionLimits): WrittenSession {
+export function writeClaudeSession(prng: Prng, info: SessionInfo, turns: Iterable<Turn>, root: string, limits: SessionLimits, style?: ClaudeStyle): WrittenSession {
   const sessionId = prng.uuid();
   const file = join(root, 'projects', projectKey(info.cwd), `${sessionId}.jsonl`);
-  const writer = new ClaudeSessionWriter(prng, sessionId, info, file);
+  const writer = new ClaudeSessionWriter(prng, sessionId, info, file, style);
   let messages = 0;
   let toolCalls = 0;
   for (const turn of turns) {

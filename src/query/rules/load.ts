@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import type { z } from 'zod';
 import { compileComponent, compileFramework, compileSignature, type RuleSet, type RuleSource } from './compile.js';
+import { cachedRule } from './parsed-cache.js';
 import { ruleFileSchema, type RuleFile } from './schema.js';
 
 /**
@@ -91,7 +92,8 @@ export function loadRuleFolders(dirs: readonly string[], files: readonly string[
   for (const group of [...dirs.map((dir) => yamlFiles(resolve(dir))), files.map((file) => resolve(file))]) {
     for (const path of group) {
       const text = readFileSync(path, 'utf8');
-      const parsed = parseRuleFile(path, text);
+      const cached = cachedRule(text);
+      const parsed = cached ? { rule: cached, problems: [] } : parseRuleFile(path, text);
       problems.push(...parsed.problems);
       if (!parsed.rule) continue;
       const earlier = byId.get(parsed.rule.id);
