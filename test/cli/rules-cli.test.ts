@@ -159,10 +159,12 @@ describe('a framework added through a user rules folder only', () => {
 
 describe('a changed built-in rule', () => {
   it('re-derives stored trees on the next `tree`, with no version to bump', async () => {
-    // An installed copy of retrace whose built-in rule file is then edited, as a maintainer would.
+    // An installed copy of retrace whose built-in rule files are then edited, as a maintainer would.
     const install = tempDir('retrace-install-');
     for (const part of ['bin', 'dist', 'rules', 'package.json']) cpSync(join(REPO_ROOT, part), join(install, part), { recursive: true });
     symlinkSync(join(REPO_ROOT, 'node_modules'), join(install, 'node_modules'));
+    // The maintainer ships fooserve as a built-in first (an unknown image is no serving stack).
+    writeFileSync(join(install, 'rules', 'fooserve.yaml'), FOOSERVE);
     const bin = join(install, 'bin', 'retrace.js');
     const env = { XDG_CONFIG_HOME: join(install, 'no-user-rules') };
     const dbPath = tempDbPath(tempDir());
