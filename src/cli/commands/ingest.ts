@@ -9,7 +9,7 @@ import { emptySummary, ingestSources, type IngestSummary } from '../../store/ing
 import { BULK_WRITE_MEMORY_LIMIT, Database } from '../../store/database.js';
 import { EXIT, UsageError } from '../errors.js';
 import { renderTable } from '../format/table.js';
-import { formatDuration } from '../format/units.js';
+import { formatDuration } from '../../core/units.js';
 import type { Output } from '../output.js';
 import { warnActiveRuleProblems } from '../rule-problems.js';
 import { decompressZstdHead } from '../../ingest/io/zstd.js';

@@ -10,7 +10,7 @@ import { loadTree } from '../../query/tree/queries.js';
 import { renderTreeText } from '../../query/tree/render-text.js';
 import { BULK_WRITE_MEMORY_LIMIT, Database } from '../../store/database.js';
 import { JobFailedError } from '../errors.js';
-import { formatDuration } from '../format/units.js';
+import { formatDuration } from '../../core/units.js';
 import type { Output } from '../output.js';
 import { bundledSessionsDir, packageRoot } from '../paths.js';
 import { canRunTui, loadTui, openTui, soleSessionRoutes } from './tui.js';

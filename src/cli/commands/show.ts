@@ -5,7 +5,7 @@ import type { StoreLocation } from '../../store/location.js';
 import { resolveSession, sessionMessages, type MessageView, type ToolCallView } from '../../query/session-queries.js';
 import { withReader } from '../../store/location.js';
 import { cleanText, oneLine } from '../../core/terminal-text.js';
-import { formatDuration } from '../format/units.js';
+import { formatDuration } from '../../core/units.js';
 import type { Output } from '../output.js';
 
 export interface ShowOptions {

@@ -3,7 +3,7 @@ import { DB_OPTION_HELP, LAKE_OPTION_HELP, examples, type CliContext } from '../
 import { resolveStoreLocation } from '../db-path.js';
 import type { StoreLocation } from '../../store/location.js';
 import { UsageError } from '../errors.js';
-import { formatDuration } from '../format/units.js';
+import { formatDuration } from '../../core/units.js';
 import type { Output } from '../output.js';
 import { withDerivedSessions } from '../derived-store.js';
 import { resolveSession } from '../../query/session-queries.js';

@@ -1,3 +1,4 @@
+import { formatDuration } from '../../core/units.js';
 import type { TimingRow } from '../timings.js';
 import type { WhyAnswer } from '../why.js';
 import { renderTreeMermaid } from './render-mermaid.js';
@@ -20,10 +21,7 @@ function cell(text: string | number | null | undefined): string {
 }
 
 function duration(ms: number | null): string {
-  if (ms === null) return '';
-  if (ms < 1000) return `${ms} ms`;
-  const seconds = Math.round(ms / 1000);
-  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+  return ms === null ? '' : formatDuration(ms);
 }
 
 export function renderMarkdownReport(report: SessionReport): string {
