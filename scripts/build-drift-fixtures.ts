@@ -4,19 +4,28 @@
  * Deterministic: a re-run rewrites identical bytes.
  *
  *   npx tsx scripts/build-drift-fixtures.ts
+ *   npx tsx scripts/build-drift-fixtures.ts --check   # write nothing; fail when a committed file differs (npm test)
  *
  * Where each shape comes from is said next to it, and in the README.md of each drift folder.
  * The hosts, paths and tokens are made up; nothing connects anywhere.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures');
 
+const CHECK_ONLY = process.argv.includes('--check');
+const stale: string[] = [];
+
 function write(path: string, lines: readonly object[] | string): void {
+  const text = typeof lines === 'string' ? lines : lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
+  if (CHECK_ONLY) {
+    if (!existsSync(path) || readFileSync(path, 'utf8') !== text) stale.push(path);
+    return;
+  }
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, typeof lines === 'string' ? lines : lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+  writeFileSync(path, text);
 }
 
 /** A clock that only moves forward, by the seconds asked. */
@@ -363,3 +372,8 @@ codexFuture();
 claudeAside(claudeSession());
 claudeExplore();
 claudeFuture();
+
+if (stale.length > 0) {
+  console.error(`differ from what scripts/build-drift-fixtures.ts writes (run it and commit):\n  ${stale.join('\n  ')}`);
+  process.exit(1);
+}

@@ -1,7 +1,8 @@
 /**
  * Builds the bundled sample session: a reconstruction, in `opencode export` format (v1.2.x), of
  * messages 6556–6573 of the founding session and the two-node deployment that followed.
- * Run: `npx tsx scripts/build-sample.ts` → `sessions/<session id>.json`.
+ * Run: `npx tsx scripts/build-sample.ts` → `sessions/<session id>.json`; `--check` writes nothing
+ * and fails when the committed file differs from what this script builds (`npm test` runs it).
  *
  * Deterministic by construction: a fixed base time, a seeded PRNG for the random tails of ids,
  * no Math.random and no Date.now. Ids are built the way opencode's `Identifier.create` builds them
@@ -9,7 +10,7 @@
  * and the session id (descending, like opencode's) sorts newest first.
  * Where the seeds quote the assistant, the quote is reproduced verbatim (see QUOTES below).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -1542,8 +1543,17 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const session = buildSession();
 const sessionInfo = session.info as { id: string };
 const outDir = join(root, 'sessions');
-mkdirSync(outDir, { recursive: true });
 const outFile = join(outDir, `${sessionInfo.id}.json`);
 // opencode export prints JSON.stringify(data, null, 2) followed by EOL.
-writeFileSync(outFile, `${JSON.stringify(session, null, 2)}\n`);
-console.log(`wrote ${outFile}`);
+const built = `${JSON.stringify(session, null, 2)}\n`;
+if (process.argv.includes('--check')) {
+  if (!existsSync(outFile) || readFileSync(outFile, 'utf8') !== built) {
+    console.error(`${outFile} differs from what scripts/build-sample.ts builds: run \`npx tsx scripts/build-sample.ts\` and commit it`);
+    process.exit(1);
+  }
+  console.log(`${outFile} is up to date`);
+} else {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(outFile, built);
+  console.log(`wrote ${outFile}`);
+}

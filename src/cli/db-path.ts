@@ -1,5 +1,6 @@
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { StoreLocation } from '../store/location.js';
 import { UsageError } from './errors.js';
 
@@ -9,6 +10,18 @@ export function resolveDbPath(option: string | undefined, env: NodeJS.ProcessEnv
   if (env['RETRACE_DB']) return resolve(env['RETRACE_DB']);
   const dataHome = env['XDG_DATA_HOME'] && env['XDG_DATA_HOME'].length > 0 ? env['XDG_DATA_HOME'] : join(homedir(), '.local', 'share');
   return join(dataHome, 'retrace', 'retrace.duckdb');
+}
+
+/**
+ * A store a command will create must go into a folder that exists: a mistyped `--db` folder is
+ * bad usage (exit 2), not a new tree of folders. The default location's folders are made on use.
+ */
+export function requireStoreFolder(dbPath: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (dbPath === resolveDbPath(undefined, { ...env, RETRACE_DB: undefined })) return dbPath;
+  const folder = dirname(dbPath);
+  if (!existsSync(folder)) throw new UsageError(`the store's folder ${folder} does not exist (--db ${dbPath}); create it first or name another file`);
+  if (!statSync(folder).isDirectory()) throw new UsageError(`the store's folder ${folder} is not a folder (--db ${dbPath})`);
+  return dbPath;
 }
 
 /**

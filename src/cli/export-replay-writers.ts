@@ -51,7 +51,7 @@ export function writePlanExport(format: PlanExportFormat, plan: Plan, path: stri
 
 export const shWriter: ExportWriter = {
   format: 'sh',
-  description: 'a standalone bash script replaying the winning path on one host (--role); writes a JSONL run log `retrace ingest` reads',
+  description: 'a standalone bash script replaying the winning path, one role per run (the script\'s own `bash replay.sh --role ROLE`); writes a JSONL run log `retrace ingest` reads',
   defaultPath: () => null,
   write: async ({ db, session }, path) => writePlanExport('sh', (await planFromStore(db, session.id)).plan, path, `session:${session.id}`),
 };

@@ -16,6 +16,22 @@ export interface Discovery {
   warnings: IngestWarning[];
 }
 
+/** What each agent's transcripts look like on disk, for "no transcripts found (looked for …)". */
+const LOOKS_LIKE: Record<Agent, string> = {
+  opencode: 'opencode exports (ses_*.json), storage trees and opencode.db',
+  claude: 'Claude Code .jsonl (or .jsonl.zst)',
+  codex: 'Codex rollout .jsonl (or .jsonl.zst)',
+  retrace: 'retrace run logs (.jsonl)',
+  atif: 'ATIF trajectories (.json)',
+};
+
+/** What a discovery with these adapters looks for, in words a user can check a folder against. */
+export function lookedFor(adapters: readonly Adapter[], format: FormatChoice): string {
+  const agents = new Set(format === 'auto' ? adapters.map((a) => a.agent) : [format]);
+  // In LOOKS_LIKE's order (the agents people use most first), not the adapters' detection order.
+  return Object.entries(LOOKS_LIKE).filter(([agent]) => agents.has(agent as Agent)).map(([, text]) => text).join('; ');
+}
+
 /** File names worth opening while walking a folder; others are never read. */
 const CANDIDATE_FILE = /\.(jsonl|json|ndjson|db|sqlite|zst)$/i;
 const SKIPPED_DIRS = new Set(['node_modules', '.git', '.cache', 'dist']);

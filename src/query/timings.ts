@@ -1,9 +1,11 @@
 import type { Database } from '../store/database.js';
+import { OUTCOMES, type Outcome } from './classify/kinds.js';
 
 /**
  * `retrace timings`: one row per attempt at a pull, a download or a probe, retries of the same
- * subject on the same host numbered 1, 2, … and kept together. Outcomes are those of a step:
- * a probe that answered (yes or no) is `ok`; only a probe that broke is `failed`.
+ * subject on the same host numbered 1, 2, … and kept together. The outcome is the action's own:
+ * a probe that rejected its candidate is `negative`, one that confirmed it `positive`, one that
+ * broke `failed` — never all `ok`, which would hide the answer the probe was run for.
  */
 export const TIMING_KINDS = ['pull', 'download', 'probe'] as const;
 export type TimingKind = (typeof TIMING_KINDS)[number];
@@ -17,17 +19,25 @@ export interface TimingRow {
   attempt: number;
   started_at: string | null;
   duration_ms: number | null;
-  outcome: 'ok' | 'failed' | 'timeout' | 'unknown';
+  outcome: Outcome;
   bytes?: number;
   mb_per_s?: number;
   message_ordinal: number;
   call_id: string;
 }
 
-function stepOutcome(outcome: string): TimingRow['outcome'] {
-  if (outcome === 'ok' || outcome === 'positive' || outcome === 'negative') return 'ok';
-  if (outcome === 'failed' || outcome === 'timeout') return outcome;
-  return 'unknown';
+/** What each outcome means, for `timings --help` and the README. */
+export const OUTCOME_MEANINGS: Record<Outcome, string> = {
+  ok: 'the step did its work',
+  failed: 'the step broke (a non-zero exit, an error)',
+  timeout: 'the agent\'s tool gave up waiting',
+  negative: 'a probe that rejected its candidate',
+  positive: 'a probe that confirmed its candidate',
+  unknown: 'the record does not say',
+};
+
+function actionOutcome(outcome: string): Outcome {
+  return OUTCOMES.find((o) => o === outcome) ?? 'unknown';
 }
 
 /**
@@ -64,7 +74,7 @@ export async function attemptTimings(db: Database, options: { kind: TimingKindCh
       attempt: Number(row['attempt']),
       started_at: (row['started_at'] as string | null) ?? null,
       duration_ms: duration,
-      outcome: stepOutcome(String(row['outcome'])),
+      outcome: actionOutcome(String(row['outcome'])),
       message_ordinal: Number(row['message_ordinal']),
       call_id: String(row['call_id']),
     };

@@ -1,3 +1,4 @@
+import { nearestNames } from '../core/nearest-names.js';
 import type { Database } from '../store/database.js';
 import { CANDIDATE_COLUMNS, toCandidate } from './tree/queries.js';
 import type { CandidateKind, Verdict } from './tree/types.js';
@@ -34,6 +35,24 @@ export interface WhyAnswer {
 
 /** A name that matches across many sessions answers for the first few; --session narrows it. */
 export const MAX_MATCHES = 10;
+
+/** How many candidates the query matches in all (the answer shows at most MAX_MATCHES of them). */
+export async function countCandidateMatches(db: Database, query: string, sessionId?: string): Promise<number> {
+  const rows = await db.all(
+    `SELECT count(*) AS n FROM candidates WHERE contains(lower(name), lower(?)) ${sessionId ? 'AND session_id = ?' : ''}`,
+    sessionId ? [query, sessionId] : [query],
+  );
+  return Number(rows[0]?.['n'] ?? 0);
+}
+
+/** Names to suggest when nothing matches: the nearest of the store's candidate names. */
+export async function suggestCandidateNames(db: Database, query: string, sessionId?: string): Promise<string[]> {
+  const rows = await db.all(
+    `SELECT DISTINCT name FROM candidates ${sessionId ? 'WHERE session_id = ?' : ''} ORDER BY name LIMIT 20000`,
+    sessionId ? [sessionId] : [],
+  );
+  return nearestNames(query, rows.map((row) => String(row['name'])));
+}
 
 export async function whyCandidate(db: Database, query: string, sessionId?: string): Promise<WhyAnswer[]> {
   const rows = await db.all(

@@ -3,6 +3,8 @@
 import { cleanLine, oneLine } from '../core/terminal-text.js';
 
 export { cleanLine, oneLine };
+/** The one duration formatter of every layer (src/core/units.ts), under the TUI's short name. */
+export { formatDuration as duration, formatBytes } from '../core/units.js';
 
 /** Cut to `width` characters (with …) and pad to exactly `width`. */
 export function fit(text: string, width: number): string {
@@ -20,18 +22,6 @@ export function fitRight(text: string, width: number): string {
 /** Characters [from, from + width) of a line, for horizontal scrolling. */
 export function sliceColumns(line: string, from: number, width: number): string {
   return [...line].slice(from, from + width).join('');
-}
-
-/** `450ms`, `3.1s`, `42s`, `2m00s`, `1h05m`; `—` when unknown. */
-export function duration(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const seconds = ms / 1000;
-  if (seconds < 10) return `${seconds.toFixed(1)}s`;
-  if (seconds < 60) return `${Math.round(seconds)}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m${String(Math.floor(seconds % 60)).padStart(2, '0')}s`;
-  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }
 
 /** `13:41:07` in UTC (transcripts are read on machines in other time zones than they were made). */

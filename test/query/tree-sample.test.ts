@@ -166,12 +166,13 @@ describe('timings', () => {
     }
   });
 
-  it('counts probes as attempts that answered', async () => {
+  it('shows what each probe answered: the rejected candidates negative, the accepted one positive', async () => {
     const rows = await readStore(db, (store) => attemptTimings(store, { kind: 'probe', sessionId }));
     expect(rows.map((r) => [r.subject, r.outcome])).toEqual(expect.arrayContaining([
-      ['lmsysorg/sglang:spark', 'ok'],
-      ['scitrera/dgx-spark-sglang:0.5.10rc0', 'ok'],
-      ['hellohal2064/vllm-qwen3.5-gb10', 'ok'],
+      ['lmsysorg/sglang:spark', 'negative'],
+      ['scitrera/dgx-spark-sglang:0.5.10rc0', 'negative'],
+      ['hellohal2064/vllm-qwen3.5-gb10', 'positive'],
     ]));
+    expect(rows.some((r) => r.outcome === 'ok' && r.subject === 'scitrera/dgx-spark-sglang:0.5.10rc0')).toBe(false);
   });
 });

@@ -76,10 +76,8 @@ describe('the app', () => {
 describe('a 10,000-message session', () => {
   it('draws its first screen from one page, and the last from a page or two more', async () => {
     const services = fakeServices({ timelineRows: 20_000 });
-    const began = performance.now();
     const app = renderApp(services, [timeline]);
     await app.waitForText('step 1: checking the node');
-    const firstFrameMs = performance.now() - began;
     await app.press('G');
     const frame = await app.waitFor((f) => selectedLine(f).includes('echo 10000'), 'the last row selected');
     expect(frame).toContain('row 20000/20000');
@@ -89,6 +87,5 @@ describe('a 10,000-message session', () => {
     expect(pages.every((call) => (call.args[2] as number) <= 100)).toBe(true);
     const detail = services.calls.filter((call) => call.name === 'toolOutput');
     expect(detail.every((call) => (call.args[3] as number) <= 7)).toBe(true);
-    expect(firstFrameMs).toBeLessThan(1_000);
   });
 });

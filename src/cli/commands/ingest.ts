@@ -1,15 +1,15 @@
 import { Option, type Command } from 'commander';
 import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
-import { resolveDbPath } from '../db-path.js';
+import { requireStoreFolder, resolveDbPath } from '../db-path.js';
 import { homedir, hostname } from 'node:os';
 import { machineFromHostname, machineNameProblem } from '../../core/machine.js';
 import { ADAPTERS } from '../../ingest/adapters.js';
-import { defaultPaths, discoverSources, type FormatChoice } from '../../ingest/discover.js';
+import { defaultPaths, discoverSources, lookedFor, type FormatChoice } from '../../ingest/discover.js';
 import { emptySummary, ingestSources, type IngestSummary } from '../../store/ingest-pipeline.js';
 import { BULK_WRITE_MEMORY_LIMIT, Database } from '../../store/database.js';
 import { EXIT, UsageError } from '../errors.js';
 import { renderTable } from '../format/table.js';
-import { formatDuration } from '../format/units.js';
+import { formatDuration } from '../../core/units.js';
 import type { Output } from '../output.js';
 import { warnActiveRuleProblems } from '../rule-problems.js';
 import { decompressZstdHead } from '../../ingest/io/zstd.js';
@@ -59,6 +59,15 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
     summary.errors.push({ file: problem.location.file, line: null, path: null, message: problem.message });
   }
   summary.warnings.push(...discovery.warnings);
+  if (discovery.sources.length === 0) {
+    // Nothing to store: say what was looked for, and leave no empty store behind.
+    if (discovery.problems.length === 0 && discovery.warnings.length === 0) {
+      throw new UsageError(`no transcripts found in ${targets.join(', ')} (looked for ${lookedFor(ADAPTERS, options.format)})`);
+    }
+    if (options.json) output.json(summary);
+    else printSummary(summary, 0, options.db, Date.now() - started, output);
+    return ingestExitCode(summary, 0);
+  }
   const db = await Database.open(options.db, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
   const progress = ingestProgress(output, { json: options.json, lines: options.progress }, started);
   try {
@@ -169,7 +178,7 @@ export function registerIngestCommand(program: Command, ctx: CliContext): void {
     ]))
     .action(async (paths: string[], opts: { db?: string; machine?: string; format: FormatChoice; redact: boolean; json?: boolean; progress?: boolean }) => {
       ctx.setExitCode(await ingestCommand(paths, {
-        db: resolveDbPath(opts.db), machine: opts.machine, format: opts.format, redact: opts.redact, json: Boolean(opts.json), progress: Boolean(opts.progress),
+        db: requireStoreFolder(resolveDbPath(opts.db)), machine: opts.machine, format: opts.format, redact: opts.redact, json: Boolean(opts.json), progress: Boolean(opts.progress),
       }, ctx.output));
     });
 }

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { join, relative } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { resolveDbPath } from '../db-path.js';
 import { ADAPTERS } from '../../ingest/adapters.js';
 import { discoverSources } from '../../ingest/discover.js';
 import { ingestSources } from '../../store/ingest-pipeline.js';
@@ -10,14 +12,24 @@ import { loadTree } from '../../query/tree/queries.js';
 import { renderTreeText } from '../../query/tree/render-text.js';
 import { BULK_WRITE_MEMORY_LIMIT, Database } from '../../store/database.js';
 import { JobFailedError } from '../errors.js';
-import { formatDuration } from '../format/units.js';
+import { formatDuration } from '../../core/units.js';
 import type { Output } from '../output.js';
-import { bundledSessionsDir, packageRoot } from '../paths.js';
+import { bundledSessionsDir } from '../paths.js';
 import { canRunTui, loadTui, openTui, soleSessionRoutes } from './tui.js';
 
 /** `npm start`: ingest the bundled sample into a local store and summarise it. */
+/** A path as a user would type it here: relative below the working folder, `~/…` below home. */
+function displayPath(path: string): string {
+  const fromHere = relative(process.cwd(), path);
+  if (!fromHere.startsWith('..') && !isAbsolute(fromHere)) return fromHere;
+  const fromHome = relative(homedir(), path);
+  return !fromHome.startsWith('..') && !isAbsolute(fromHome) ? `~/${fromHome}` : path;
+}
+
 export async function quickstartCommand(options: { db?: string; tui?: boolean }, output: Output): Promise<number> {
-  const dbPath = options.db ?? join(packageRoot(), '.retrace', 'sample.duckdb');
+  // The default store (or $RETRACE_DB): where every later command looks without --db, so the
+  // README's next examples work as typed right after `npm start`.
+  const dbPath = options.db ? resolve(options.db) : resolveDbPath(undefined);
   // In a terminal, `npm start` ends in the TUI on the sample (loaded while the sample ingests).
   const tui = options.tui !== false && canRunTui() ? loadTui() : null;
   const discovery = await discoverSources([bundledSessionsDir()], { adapters: ADAPTERS, format: 'auto' });
@@ -31,7 +43,8 @@ export async function quickstartCommand(options: { db?: string; tui?: boolean },
       throw new JobFailedError(`the bundled sample did not ingest cleanly: ${summary.errors[0]?.message ?? ''}`);
     }
     // Hints a user can paste: the store's path as seen from where they are.
-    const shown = relative(process.cwd(), dbPath).startsWith('..') ? dbPath : relative(process.cwd(), dbPath);
+    const shown = displayPath(dbPath);
+    const dbHint = dbPath === resolveDbPath(undefined) ? '' : ` --db ${shown}`;
     output.line(`retrace: the bundled sample is in ${shown}`);
     output.line(
       `  (${summary.sources} source${summary.sources === 1 ? '' : 's'} ingested, ${summary.skipped_unchanged} unchanged, ` +
@@ -56,11 +69,11 @@ export async function quickstartCommand(options: { db?: string; tui?: boolean },
     }
     output.line();
     output.line('Next:');
-    output.line(`  npx retrace why scitrera --db ${shown}`);
-    output.line(`  npx retrace timings --kind pull --db ${shown}`);
-    output.line(`  npx retrace sessions --db ${shown}`);
-    output.line(`  npx retrace show qwen --db ${shown} --from 13 --to 14`);
-    output.line(`  npx retrace sql --db ${shown} "SELECT tool, command, duration_ms, timed_out FROM tool_calls WHERE timed_out"`);
+    output.line(`  npx retrace why scitrera${dbHint}`);
+    output.line(`  npx retrace timings --kind pull${dbHint}`);
+    output.line(`  npx retrace show qwen --from 13 --to 14${dbHint}`);
+    output.line(`  npx retrace plan qwen -o qwen.yaml${dbHint}`);
+    output.line(`  npx retrace sql "SELECT tool, command, duration_ms, timed_out FROM tool_calls WHERE timed_out"${dbHint}`);
     if (tui) await openTui(db, await soleSessionRoutes(db), tui);
     return 0;
   } finally {
@@ -72,8 +85,8 @@ export function registerQuickstartCommand(program: Command, ctx: CliContext): vo
   program
     .command('quickstart')
     .summary('ingest and summarise the bundled sample (npm start)')
-    .description('Ingest the bundled sample session into ./.retrace/sample.duckdb and summarise it (what `npm start` runs); in a terminal, then open the TUI on it.')
-    .option('--db <file>', 'where to put the sample store')
+    .description('Ingest the bundled sample session into the store (--db, else $RETRACE_DB, else ~/.local/share/retrace/retrace.duckdb, where every command looks) and summarise it (what `npm start` runs); in a terminal, then open the TUI on it.')
+    .option('--db <file>', 'the store to put the sample in')
     .option('--no-tui', 'print the summary only, even in a terminal')
     .action(async (opts: { db?: string; tui: boolean }) => {
       ctx.setExitCode(await quickstartCommand({ db: opts.db, tui: opts.tui }, ctx.output));

@@ -149,6 +149,8 @@ async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOp
 }
 
 export async function replayCommand(source: string | undefined, options: ReplayOptions, output: Output): Promise<number> {
+  // A dry run executes nothing, so there is nothing to watch: --tui alone would be silently ignored.
+  if (options.tui && !options.live && !options.resume) throw new UsageError('--tui watches a live run: add --live (or --resume RUN)');
   try {
     return await withDatabase(options.db, {}, async (db) => {
       const live = options.live || Boolean(options.resume);

@@ -3,7 +3,7 @@ import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
 import { resolveDbPath } from '../db-path.js';
 import { UsageError } from '../errors.js';
 import { renderTable } from '../format/table.js';
-import { formatDuration } from '../format/units.js';
+import { formatDuration } from '../../core/units.js';
 import type { Output } from '../output.js';
 import { withDatabase, type Database } from '../../store/database.js';
 import { planSchema, recordedCallOf, type Plan } from '../../core/plan/schema.js';

@@ -3,24 +3,30 @@ import { DB_OPTION_HELP, LAKE_OPTION_HELP, examples, positiveInteger, type CliCo
 import { resolveStoreLocation } from '../db-path.js';
 import type { StoreLocation } from '../../store/location.js';
 import { renderTable } from '../format/table.js';
-import { formatBytes, formatDuration } from '../format/units.js';
+import { formatBytes, formatDuration } from '../../core/units.js';
 import type { Output } from '../output.js';
 import { withDerivedSessions } from '../derived-store.js';
 import { resolveSession } from '../../query/session-queries.js';
-import { attemptTimings, TIMING_KINDS, type TimingKindChoice, type TimingRow } from '../../query/timings.js';
+import { attemptTimings, OUTCOME_MEANINGS, TIMING_KINDS, type TimingKindChoice, type TimingRow } from '../../query/timings.js';
 
 const KIND_CHOICES: readonly TimingKindChoice[] = [...TIMING_KINDS, 'all'];
 /** A terminal table past this many rows helps nobody; --json (or --limit) has them all. */
 const MAX_TEXT_ROWS = 1000;
 
 function renderTimings(rows: readonly TimingRow[], output: Output): void {
+  // Rows of several sessions would read as one story: name the session where it changes.
+  const severalSessions = new Set(rows.map((r) => r.session)).size > 1;
   let previous = '';
+  let previousSession = '';
   const table: Record<string, unknown>[] = [];
   for (const row of rows) {
     const group = `${row.session}\u0000${row.kind}\u0000${row.subject}\u0000${row.host}`;
     const first = group !== previous;
     previous = group;
+    const newSession = row.session !== previousSession;
+    previousSession = row.session;
     table.push({
+      session: newSession ? row.session : '',
       kind: first ? row.kind : '',
       subject: first ? row.subject : '',
       host: first ? (row.host ?? 'local') : '',
@@ -33,7 +39,8 @@ function renderTimings(rows: readonly TimingRow[], output: Output): void {
       at: `#${row.message_ordinal}`,
     });
   }
-  output.line(renderTable(['kind', 'subject', 'host', 'attempt', 'started', 'duration', 'outcome', 'size', 'MB/s', 'at'], table, {
+  const columns = ['kind', 'subject', 'host', 'attempt', 'started', 'duration', 'outcome', 'size', 'MB/s', 'at'];
+  output.line(renderTable(severalSessions ? ['session', ...columns] : columns, table, {
     maxCellWidth: 48,
     alignRight: new Set(['attempt', 'duration', 'size', 'MB/s']),
   }));
@@ -75,7 +82,9 @@ export function registerTimingsCommand(program: Command, ctx: CliContext): void 
     .description(
       'One row per attempt at an image pull, a weight download or a probe: subject, host, attempt number ' +
         '(retries of the same subject on the same host are grouped and numbered), start, duration, outcome ' +
-        '(ok, failed, timeout, unknown), and bytes and MB/s when the output says how much was moved.',
+        'and outcome, and bytes and MB/s when the output says how much was moved. With several sessions, a session ' +
+        'column names each.\nOutcomes (the classified action\'s own):\n' +
+        Object.entries(OUTCOME_MEANINGS).map(([outcome, meaning]) => `  ${outcome.padEnd(9)} ${meaning}`).join('\n'),
     )
     .addOption(new Option('--kind <kind>', 'which steps').choices(KIND_CHOICES as string[]).default('all'))
     .option('--session <session>', 'only this session (an id, an id prefix, or a title substring)')

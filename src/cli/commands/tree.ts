@@ -47,7 +47,7 @@ export function registerTreeCommand(program: Command, ctx: CliContext): void {
     .summary('the decision tree: candidates, verdicts, pivots')
     .description(
       'Print the decision tree of a session: the goal, every candidate tried (image, framework build, serving ' +
-        'approach) with its verdict (accepted, rejected, abandoned, unknown) and one-line reason, the leads named ' +
+        'approach) with its verdict (accepted, rejected, abandoned, untested, unknown) and one-line reason, the leads named ' +
         'but never tried, and the pivots between them with the message where each turn was taken.',
     )
     .argument('<session>', 'a session id, an id prefix, or a title substring')

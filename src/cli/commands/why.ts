@@ -3,12 +3,12 @@ import { DB_OPTION_HELP, LAKE_OPTION_HELP, examples, type CliContext } from '../
 import { resolveStoreLocation } from '../db-path.js';
 import type { StoreLocation } from '../../store/location.js';
 import { UsageError } from '../errors.js';
-import { formatDuration } from '../format/units.js';
+import { formatDuration } from '../../core/units.js';
 import type { Output } from '../output.js';
 import { withDerivedSessions } from '../derived-store.js';
 import { resolveSession } from '../../query/session-queries.js';
 import { VERDICT_MARK } from '../../query/tree/render-text.js';
-import { MAX_MATCHES, whyCandidate, type WhyAnswer } from '../../query/why.js';
+import { MAX_MATCHES, countCandidateMatches, suggestCandidateNames, whyCandidate, type WhyAnswer } from '../../query/why.js';
 
 function indentBlock(text: string, prefix: string, maxLines: number): string[] {
   const lines = text.split('\n').map((l) => l.trimEnd()).filter(Boolean);
@@ -40,6 +40,8 @@ export function renderWhy(answer: WhyAnswer, width: number): string[] {
 }
 
 export async function whyCommand(query: string, options: { db: StoreLocation; session?: string; json: boolean }, output: Output): Promise<number> {
+  // An empty name is a substring of every name: it would answer for whatever comes first.
+  if (query.trim() === '') throw new UsageError('name a candidate (part of its name, e.g. scitrera); `retrace tree SESSION` lists them');
   let sessionId: string | undefined;
   return withDerivedSessions(output, 
     options.db,
@@ -51,19 +53,27 @@ export async function whyCommand(query: string, options: { db: StoreLocation; se
     async (db) => {
       const answers = await whyCandidate(db, query, sessionId);
       if (answers.length === 0) {
-        throw new UsageError(`no candidate matches "${query}"${sessionId ? ` in ${sessionId}` : ''}; see \`retrace tree SESSION\` for the names`);
+        const near = await suggestCandidateNames(db, query, sessionId);
+        const hint = near.length > 0 ? `; did you mean ${near.join(' or ')}?` : '; see `retrace tree SESSION` for the names';
+        throw new UsageError(`no candidate matches "${query}"${sessionId ? ` in ${sessionId}` : ''}${hint}`);
       }
+      const matched = answers.length < MAX_MATCHES ? answers.length : await countCandidateMatches(db, query, sessionId);
       if (options.json) {
-        output.json({ query, candidates: answers });
+        output.json({ query, matched, candidates: answers });
         return 0;
+      }
+      if (matched > 1) {
+        const shown = matched > answers.length ? ` (showing the first ${answers.length})` : '';
+        output.line(`${matched} candidates match "${query}"${shown}:`);
+        output.line();
       }
       answers.forEach((answer, index) => {
         if (index > 0) output.line();
         for (const line of renderWhy(answer, Math.max(60, output.columns))) output.line(line);
       });
-      if (answers.length === MAX_MATCHES && !sessionId) {
+      if (matched > answers.length) {
         output.line();
-        output.line(`(the first ${MAX_MATCHES} matches; name the session with --session to see its own)`);
+        output.line(`(the first ${answers.length} of ${matched} matches; ${sessionId ? 'a longer part of the name narrows them' : 'name the session with --session, or a longer part of the name'})`);
       }
       return 0;
     },
@@ -84,7 +94,7 @@ export function registerWhyCommand(program: Command, ctx: CliContext): void {
     .option('--session <session>', 'only this session (an id, an id prefix, or a title substring)')
     .option('--db <file>', DB_OPTION_HELP)
     .option('--lake <dir>', LAKE_OPTION_HELP)
-    .option('--json', 'print {query, candidates:[{session, name, kind, verdict, reason, evidence:[{message_ordinal, call_id, command, lines…}], followup}]}')
+    .option('--json', 'print {query, matched, candidates:[{session, name, kind, verdict, reason, evidence:[{message_ordinal, call_id, command, lines…}], followup}]}')
     .addHelpText('after', examples(['retrace why scitrera', 'retrace why sglang:spark --session qwen', 'retrace why hellohal --json | jq .candidates[0].reason']))
     .action(async (candidate: string, opts: { db?: string; lake?: string; session?: string; json?: boolean }) => {
       ctx.setExitCode(await whyCommand(candidate, { db: resolveStoreLocation(opts), session: opts.session, json: Boolean(opts.json) }, ctx.output));

@@ -1,4 +1,4 @@
-import { formatBytes } from './units.js';
+import { formatBytes } from '../../core/units.js';
 
 export interface ProgressState {
   filesDone: number;

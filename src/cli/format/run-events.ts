@@ -1,5 +1,5 @@
 import type { RunEvent, StepResult } from '../../core/run/events.js';
-import { formatDuration } from './units.js';
+import { formatDuration } from '../../core/units.js';
 
 /**
  * A live run as terminal lines: one when a step starts on a host, its output indented and
