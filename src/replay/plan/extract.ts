@@ -106,7 +106,8 @@ export class NothingToReplayError extends Error {
 
 export function extractPlan(recorded: RecordedSession): Extraction {
   const { kept, decisions } = choose(recorded);
-  if (kept.length === 0) throw new NothingToReplayError(decisions);
+  // A session that tried nothing able to serve a model (a benchmark fix, a font install) deployed nothing: its installs are no deployment.
+  if (kept.length === 0 || !recorded.deployed) throw new NothingToReplayError(decisions);
   const leads = (k: Kept): boolean => k.action.kind === 'serve' || (k.action.kind === 'cluster' && /--head\b/.test(k.command));
   const texts = recorded.messages.map((m) => m.text);
   const { roles, roleOf } = assignRoles(

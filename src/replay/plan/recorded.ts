@@ -51,6 +51,8 @@ export interface RecordedSession {
   /** The image the decision tree accepted, as written in commands; null when none was. */
   accepted: string | null;
   rejected: string[];
+  /** False when the session tried nothing that can serve a model (only leads, or nothing): it deployed nothing. */
+  deployed: boolean;
   messages: { ordinal: number; role: string; text: string }[];
   calls: RecordedCall[];
 }
@@ -171,6 +173,7 @@ export function recordedSession(session: { id: string; title: string | null }, m
     goal: tree.goal,
     accepted: acceptedImage ? imageDisplayName(acceptedImage) : null,
     rejected: tree.candidates.filter((c) => c.verdict === 'rejected' && c.kind === 'image').map((c) => imageDisplayName(c.name)),
+    deployed: tree.candidates.some((c) => c.verdict !== 'untested'),
     messages: messages.map((m) => ({ ordinal: m.ordinal, role: m.role, text: m.text })),
     calls: recorded,
   };
