@@ -13,6 +13,10 @@ const INJECTED = /^\s*(?:<[\w_-]+>|# AGENTS\.md|<user_instructions>|<environment
 const TAG_BLOCK = /^\s*<([\w-]+)(?:\s[^>]*)?>[\s\S]*?<\/\1>\s*/;
 const LABEL = /^\s*(?:goal|next|task|todo|objective|request)\s*:\s*/i;
 const ASK_VERB = /\b(?:deploy|serve|serving|host|launch|set ?up|stand up|bring up|spin up|get .{1,80}? (?:running|serving|working|up)|run|install|migrate|upgrade|replace|add|want|need|make|try)\b/i;
+/** Verbs that ask for a deployment by themselves: a later message is the goal only when it asks this plainly. */
+const DEPLOY_VERB = /\b(?:deploy|serve|serving|host|launch|set ?up|stand up|bring up|spin up|get .{1,80}? (?:running|serving|working|up))\b/i;
+/** A request to clear things away (prune, remove, clean up) asks for no deployment, whatever it names. */
+const CLEANUP_ASK = /^(?:(?:please|can you|could you|now|ok(?:ay)?|so)[\s,]+)*(?:clean(?:\s?up)?|prune|remove|delete|free(?: up)?|wipe|purge|tidy|uninstall|stop and remove)\b/i;
 /** What a deployment is of: a serving stack, a model, an endpoint. */
 const SERVING_OBJECT = /\b(?:(?:language |local |coding |chat )?models?|llms?|inference|weights|checkpoint|gpus?)\b/i;
 /** A command template that quotes what the user typed (`## User Input` then a fenced block). */
@@ -69,7 +73,7 @@ function substantive(text: string): boolean {
 export function asksForDeployment(text: string): boolean {
   const words = text.split(/[\s,;()]+/).map((w) => w.replace(/^[`'"]+|[`'".:!?]+$/g, ''));
   const object = SERVING_OBJECT.test(text) || words.some((w) => looksLikeModelId(w) || frameworkIn(w)?.kind === 'framework');
-  return ASK_VERB.test(text) && object;
+  return ASK_VERB.test(text) && object && !CLEANUP_ASK.test(text.trim());
 }
 
 /** The request as a run of sentences from its start, clipped. */
@@ -82,7 +86,9 @@ export function findGoal(messages: readonly TreeMessage[]): { text: string; ordi
     .filter((m) => m.role === 'user')
     .map((m) => ({ ordinal: m.ordinal, text: typedPart(m.text) }))
     .filter((m) => substantive(m.text));
-  const chosen = requests.find((m) => asksForDeployment(m.text)) ?? requests[0];
+  // The first request when it asks for a deployment; a later one only when it plainly does (the first was a question, a fix).
+  const [first] = requests;
+  const chosen = first && asksForDeployment(first.text) ? first : (requests.find((m) => asksForDeployment(m.text) && DEPLOY_VERB.test(m.text)) ?? first);
   if (!chosen) return null;
   return { text: requestText(chosen.text.replace(LABEL, '')), ordinal: chosen.ordinal };
 }
