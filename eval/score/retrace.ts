@@ -43,6 +43,7 @@ const PlanYaml = z.looseObject({
     id: z.string().optional(),
     command: z.string(),
     roles: z.array(z.string()).nullable().optional(),
+    workdir: z.string().nullable().optional(),
     file: z.looseObject({ path: z.string() }).nullable().optional(),
     source: z.looseObject({ call_id: z.string().nullable().optional() }).nullable().optional(),
   })).default([]),
@@ -58,13 +59,18 @@ export function scoredSteps<T extends { file?: unknown; source?: { call_id?: str
   return steps.filter((step) => (step.file === undefined || step.file === null) && !(step.source && step.source.call_id === null));
 }
 
-/** A plan's commands name its variables (`{{ image }}`); their values are part of what the step does. */
+/**
+ * A plan's commands name its variables (`{{ image }}`); their values are part of what the step does.
+ * A step with a working directory runs there (`cd DIR` before its command, as the replay renders
+ * it), so the directory is part of what is scored: labels name it where the record ran relative paths.
+ */
 export function substituteVariables(plan: z.infer<typeof PlanYaml>): RetracePlan {
   const values = new Map<string, string>();
   for (const [name, variable] of Object.entries(plan.variables ?? {})) {
     if (variable !== null && (typeof variable.value === 'string' || typeof variable.value === 'number')) values.set(name, String(variable.value));
   }
-  const steps = scoredSteps(plan.steps).map((step) => ({ ...step, command: step.command.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (whole, name: string) => values.get(name) ?? whole) }));
+  const fill = (text: string): string => text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (whole, name: string) => values.get(name) ?? whole);
+  const steps = scoredSteps(plan.steps).map((step) => ({ ...step, command: `${step.workdir ? `cd ${fill(step.workdir)} && ` : ''}${fill(step.command)}` }));
   return { roles: plan.roles, steps, dryRun: null };
 }
 

@@ -108,6 +108,18 @@ describe('substituteVariables', () => {
     expect(plan.steps[0]!.command).toBe('docker pull vllm/vllm-openai:v0.6.6 && echo {{HF_TOKEN}} {{ missing }}');
   });
 
+  it('scores a step where it runs: its working directory (with variables filled) before its command', () => {
+    const plan = substituteVariables({
+      variables: { head_workdir: { value: '/srv/app' } },
+      steps: [
+        { command: 'docker compose -f deploy/compose.yml pull', roles: ['head'], workdir: '~/chatbox' },
+        { command: 'make', roles: ['head'], workdir: '{{ head_workdir }}/src' },
+        { command: 'uptime', roles: ['head'], workdir: null },
+      ],
+    });
+    expect(plan.steps.map((step) => step.command)).toEqual(['cd ~/chatbox && docker compose -f deploy/compose.yml pull', 'cd /srv/app/src && make', 'uptime']);
+  });
+
   it('scores recorded shell steps only: file writes and steps the record never ran are left out', () => {
     const plan = substituteVariables({
       variables: {},

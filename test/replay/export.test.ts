@@ -92,7 +92,7 @@ function onHostAsync(alias: string, command: string, onLine: (line: string) => v
   });
 }
 
-interface LogLine { type: string; step_id?: string; started_at?: number; ended_at?: number; status?: string }
+interface LogLine { type: string; run_id?: string; step_id?: string; exit_code?: number | null; started_at?: number; ended_at?: number; status?: string }
 const logOf = (path: string): LogLine[] => readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LogLine);
 
 describe('export PLAN.yaml --to sh: roles at once', () => {
@@ -155,11 +155,44 @@ describe('export PLAN.yaml --to sh: roles at once', () => {
     expect(misspelled.stderr).toContain('--from/--to wpie: head has no step of that id (its steps: wipe after )');
     expect(spawnSync('bash', [script, '--role', 'head', '--yes', '--log', join(dir, 'y.jsonl')]).status).toBe(0);
     expect(spawnSync('test', ['-e', marker]).status).toBe(0);
+    // Run ids are unique even for runs of one script on one host in the same second: ingest never merges them.
+    expect(spawnSync('bash', [script, '--role', 'head', '--yes', '--log', join(dir, 'z.jsonl')]).status).toBe(0);
+    const runIdOf = (file: string) => String(logOf(join(dir, file))[0]?.run_id);
+    expect(runIdOf('y.jsonl')).toMatch(/^run_\d{8}-\d{6}_.+_head_[0-9a-f]{8}$/);
+    expect(runIdOf('z.jsonl')).not.toBe(runIdOf('y.jsonl'));
     // A plan that does not validate is not exported.
     writeFileSync(join(dir, 'bad.yaml'), 'version: 1\nsession: { id: s }\nroles: { head: {} }\nsteps: [{ id: Bad_Id, roles: [head], command: x }]\n');
     const bad = await runRetrace(['export', join(dir, 'bad.yaml'), '--to', 'sh']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/bad\.yaml/);
+  });
+});
+
+describe('export PLAN.yaml --to sh: a failed step fails', () => {
+  it('runs a pipeline that only trims output with pipefail: a missing program fails the step and stops the script', async () => {
+    const planPath = join(dir, 'pull.yaml');
+    const marker = join(dir, 'after-pull');
+    writeFileSync(planPath, stringify({
+      version: 1,
+      session: { id: 'ses_pull', title: 'pull then use' },
+      roles: { head: {} },
+      steps: [
+        { id: 'pull', roles: ['head'], command: 'retrace-test-no-such-docker pull repo/image 2>&1 | tail -3', expect: { exit: 0, output: '^Digest: sha256:[0-9a-f]{64}$' } },
+        { id: 'after', roles: ['head'], command: `touch ${marker}` },
+      ],
+    }));
+    const script = join(dir, 'pull.sh');
+    expect((await runRetrace(['export', planPath, '--to', 'sh', '-o', script])).code).toBe(0);
+    const log = join(dir, 'pull.jsonl');
+    const run = spawnSync('bash', [script, '--role', 'head', '--yes', '--log', log], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(run.status, `${run.stdout}\n${run.stderr}`).not.toBe(0);
+    expect(`${run.stdout}${run.stderr}`).toContain('retrace-test-no-such-docker: command not found');
+    const pull = logOf(log).find((line) => line.type === 'step-finished' && line.step_id === 'pull');
+    // The log holds the exit (ingest judges it against the record); the step after it never starts.
+    expect(pull).toMatchObject({ exit_code: 127 });
+    expect(logOf(log).some((line) => line.step_id === 'after')).toBe(false);
+    expect(logOf(log).at(-1)).toMatchObject({ type: 'run-finished', status: 'failed' });
+    expect(spawnSync('test', ['-e', marker]).status).toBe(1);
   });
 });
 

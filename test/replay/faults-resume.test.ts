@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 
 describe('a replay under faults', () => {
-  it('a blackholed host mid-step is `unknown` within the keepalive bounds, never retried; --resume completes the run', async () => {
+  it('a blackholed host mid-step is `unknown` within the keepalive bounds, never retried; --resume completes the run', { timeout: 180_000 }, async () => {
     const cli = startRetrace(
       ['replay', planPath, '--live', '--yes', '--keepalive-interval', String(KEEPALIVE_S), '--keepalive-count', String(KEEPALIVE_COUNT),
         '--host', `head=${hostSpec(hosts, 'head')}`, '--host', `worker=${hostSpec(hosts, 'worker')}`, ...sshArgs()],
@@ -68,7 +68,7 @@ describe('a replay under faults', () => {
     expect(done.step_rows.find((s) => s.step_id === 'check-health')).toMatchObject({ status: 'ok', output: '200' });
   });
 
-  it('Ctrl-C stops the running step (its remote process too), marks it interrupted and records the run', async () => {
+  it('Ctrl-C stops the running step (its remote process too), marks it interrupted and records the run', { timeout: 180_000 }, async () => {
     const workerHome = hosts.host('worker').homeDir;
     rmSync(join(workerHome, '.cache', 'huggingface', 'hub', 'models--Qwen--Qwen3.5-122B-A10B-FP8'), { recursive: true, force: true });
     const cli = startRetrace(
@@ -92,7 +92,7 @@ describe('a replay under faults', () => {
     expect(stillDownloading).toEqual([]);
   });
 
-  it('kill -9 of the CLI mid-step leaves a readable partial run, which --resume completes', async () => {
+  it('kill -9 of the CLI mid-step leaves a readable partial run, which --resume completes', { timeout: 180_000 }, async () => {
     rmSync(join(hosts.host('head').homeDir, '.cache', 'huggingface', 'hub', 'models--Qwen--Qwen3.5-122B-A10B-FP8'), { recursive: true, force: true });
     const cli = startRetrace(
       ['replay', planPath, '--live', '--yes', '--from', 'download-model', '--to', 'download-model',

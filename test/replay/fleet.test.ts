@@ -100,8 +100,9 @@ describe('a replay over a fleet', () => {
     expect(done.step_rows.find((s) => s.step_id === 'check-cluster')).toMatchObject({ status: 'ok', verdict: 'same' });
     expect(done.step_rows.find((s) => s.step_id === 'check-cluster')?.output).toContain('/5.0 GPU');
     expect(done.step_rows.find((s) => s.step_id === 'check-health')).toMatchObject({ status: 'ok', output: '200' });
-    // 8 steps on the head alone, 3 on the head and the four workers, 1 on the workers: a row per host and step.
-    expect(done.step_rows).toHaveLength(8 + 3 * 5 + 4);
+    // 6 steps on the head alone, 4 on the head and the four workers (pull, install, download, the
+    // removal of a left-over container), 1 on the workers: a row per host and step.
+    expect(done.step_rows).toHaveLength(6 + 4 * 5 + 4);
     expect(done.steps).toBe(done.step_rows.length);
     // The ticket's view: every host of every step.
     const report = await runRetrace(['runs', runId, '--format', 'markdown', '--db', dbPath]);

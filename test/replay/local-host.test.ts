@@ -62,8 +62,10 @@ describe('--host ROLE=local', () => {
     expect(stored.status).toBe('ok');
     expect(stored.hosts['head']?.[0]).toMatch(/^tester@.+ \(local\)$/);
     const head = stored.step_rows.filter((s) => s.role === 'head');
-    expect(head).toHaveLength(11);
-    expect(head.every((s) => s.status === 'ok' && s.verdict === 'same')).toBe(true);
+    expect(head).toHaveLength(10);
+    // No stopped container is left here with the name: its removal is a guarded no-op.
+    expect(head.filter((s) => s.status === 'guarded').map((s) => s.step_id)).toEqual(['remove-stopped-vllm-qwen35']);
+    expect(head.filter((s) => s.status !== 'guarded').every((s) => s.status === 'ok' && s.verdict === 'same')).toBe(true);
     expect(stored.step_rows.find((s) => s.step_id === 'check-cluster')?.output).toContain('/2.0 GPU');
     expect(stored.step_rows.find((s) => s.step_id === 'check-health')).toMatchObject({ status: 'ok', output: '200' });
     // The simulated head here (its state in the temp dir) really changed: the image is pulled.

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isDestructive } from '../../src/replay/plan/destructive.js';
 import type { Extraction } from '../../src/replay/plan/extract.js';
@@ -5,6 +7,9 @@ import { planFromStore } from '../../src/replay/plan/load.js';
 import type { Plan } from '../../src/core/plan/schema.js';
 import { secretsToReferences } from '../../src/replay/plan/secrets.js';
 import { parsePlanYaml, PlanError, planToYaml } from '../../src/replay/plan/yaml.js';
+import { planValues, renderStep } from '../../src/replay/plan/render.js';
+import { templatizePattern } from '../../src/replay/plan/template.js';
+import { runRetrace } from '../helpers/cli.js';
 import { Database } from '../../src/store/database.js';
 import { ingestPaths } from '../helpers/ingest.js';
 import { plantedSecrets, SESSIONS_DIR } from '../helpers/sample.js';
@@ -13,9 +18,10 @@ import { tempDbPath, tempDir } from '../helpers/temp.js';
 const dir = tempDir('retrace-plan-');
 let extraction: Extraction;
 let plan: Plan;
+let dbPath: string;
 
 beforeAll(async () => {
-  const dbPath = tempDbPath(dir);
+  dbPath = tempDbPath(dir);
   await ingestPaths(dbPath, [SESSIONS_DIR]);
   // Writable: the plan reads the stored derivation, derived here on first use.
   const db = await Database.open(dbPath);
@@ -106,7 +112,41 @@ describe('the plan of the bundled sample', () => {
     expect(byId['check-health']).toMatchObject({ poll: { interval_s: 10, max_s: 900 }, expect: { output: '^200$' }, guard: null });
     expect(byId['serve-model']?.guard).toBe('curl -sf -o /dev/null localhost:8000/health');
     expect(byId['check-cluster']?.expect.output).toBe('[0-9.]+/2\\.0 GPU');
-    expect(byId['pull-image']?.source).toEqual({ message_ordinal: 20, call_id: 'toolu_01RFjNoYz375RMpBI3DPoEKo' });
+    // Each role keeps its own recorded call: run vs record compares the worker's pull with the worker's.
+    expect(byId['pull-image']?.source).toEqual({
+      message_ordinal: 20,
+      call_id: 'toolu_01RFjNoYz375RMpBI3DPoEKo',
+      roles: { head: { message_ordinal: 20, call_id: 'toolu_01RFjNoYz375RMpBI3DPoEKo' }, worker: { message_ordinal: 20, call_id: 'toolu_01JDuNMwrOCYZygXV5ktksYT' } },
+    });
+  });
+
+  it('moves every derived value with its variable: --var model=… changes the cache folder in the command and the guard, and what is expected', async () => {
+    const stepById = (id: string) => {
+      const step = plan.steps.find((s) => s.id === id);
+      if (!step) throw new Error(`the sample plan has no step ${id}`);
+      return step;
+    };
+    const values = planValues(plan, { model: 'Org/Other.Model-7B', image: `repo/other@sha256:${'a'.repeat(64)}` });
+    const download = renderStep(stepById('download-model'), values);
+    expect(download.command).toContain('hf download Org/Other.Model-7B 2>&1');
+    expect(download.command).toContain('/hub/models--Org--Other.Model-7B');
+    expect(download.guard).toContain('/hub/models--Org--Other.Model-7B"');
+    for (const text of [download.command, download.guard ?? '']) expect(text).not.toMatch(/Qwen/);
+    const pull = renderStep(stepById('pull-image'), values);
+    expect(`${pull.command}\n${pull.guard}`).not.toContain('hellohal2064');
+    expect(plan.steps.map((s) => renderStep(s, values).command).join('\n')).not.toMatch(/Qwen3\.5-122B|5e855267aeeb/);
+    // An expected output that names the model is written against the variable and rendered as a literal.
+    const listed = templatizePattern('"id": *"Qwen/Qwen3\\.5-122B-A10B-FP8"', [{ name: 'model', value: 'Qwen/Qwen3.5-122B-A10B-FP8' }]);
+    expect(listed).toBe('"id": *"{{ model }}"');
+    const check = renderStep({ ...stepById('check-health'), command: 'curl -s localhost:8000/v1/models', guard: null, expect: { exit: 0, output: listed } }, values);
+    expect(check.expectOutput).toBe('"id": *"Org/Other\\.Model-7B"');
+    // The dry run, as a user sees it.
+    writeFileSync(join(dir, 'sample.yaml'), planToYaml(plan));
+    const dry = await runRetrace(['replay', join(dir, 'sample.yaml'), '--db', dbPath, '--var', 'model=Org/Other.Model-7B']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('du -sh ~/.cache/huggingface/hub/models--Org--Other.Model-7B');
+    expect(dry.stdout).toContain('hub/models--Org--Other.Model-7B"; s=""');
+    expect(dry.stdout).not.toContain('models--Qwen');
   });
 
   it('reads back identically after a round trip through YAML', () => {

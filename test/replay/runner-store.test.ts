@@ -102,6 +102,19 @@ describe('runner and run records', () => {
       expect(stored.step_rows.filter((s) => s.status === 'guarded').map((s) => `${s.step_id}@${s.role}`)).toEqual(['stop-old@head', 'pull@head', 'pull@worker']);
       expect(head.commands).not.toContain('systemctl stop old');
       expect(stored.step_rows.find((s) => s.step_id === 'pull')?.guard_satisfied).toBe(true);
+      // The guard comes before the confirmation: a destructive step already done is never asked about.
+      const asked: string[] = [];
+      const controller = new ReplayController('run_b2');
+      controller.subscribe((event) => {
+        if (event.type === 'confirm') {
+          asked.push(event.target.stepId);
+          controller.confirm(event.target.stepId, false);
+        }
+      });
+      const { status } = await run(db, 'run_b2', [freshMachine('head', { '! systemctl': done, 'docker image inspect': done }), freshMachine('worker', { 'docker image inspect': done })], { controller, autoConfirm: false });
+      expect(asked).toEqual([]);
+      expect(status).toBe('ok');
+      expect((await loadRun(db, 'run_b2')).step_rows.find((s) => s.step_id === 'stop-old')).toMatchObject({ status: 'guarded' });
     } finally {
       db.close();
     }

@@ -161,7 +161,7 @@ describe('retrace push: three machines, one lake', () => {
     expect(run.json.some((row) => row.cwd === '/home/aurora/spark-ops')).toBe(true);
   });
 
-  it('cannot be written or used to read elsewhere through retrace sql', async () => {
+  it('cannot be written or used to read elsewhere through retrace sql', { timeout: 180_000 }, async () => {
     const before = snapshot(lake);
     const copy = await runRetrace(['sql', `COPY (SELECT 1) TO '${join(lake, 'sessions', 'x.parquet')}'`, '--lake', lake]);
     expect(copy.code).toBe(2);
@@ -172,7 +172,7 @@ describe('retrace push: three machines, one lake', () => {
     expect(snapshot(lake)).toEqual(before);
   });
 
-  it('a session that grew replaces its own files and leaves the other machines alone', async () => {
+  it('a session that grew replaces its own files and leaves the other machines alone', { timeout: 180_000 }, async () => {
     const [first] = (await runRetraceJson<{ id: string }[]>(['sessions', '--db', stores[2] as string])).json;
     const others = Object.keys(snapshot(lake)).filter((file) => !file.includes('machine=jump_host-3'));
     const before = snapshot(lake);

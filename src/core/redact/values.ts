@@ -47,6 +47,7 @@ const CODE: readonly RegExp[] = [
   /^(?:string|str|number|int|bool|boolean|any|unknown|object|bytes|String|SecretStr|Optional\b|None|null|undefined)\b/, // a type annotation
   /^\(?[A-Za-z_$][\w$]*\)?\s*=>/, // an arrow function
   /^[!&*][A-Za-z]/, // YAML tags and anchors: !vault, &anchor, *alias
+  /^(?:\.[*+]|\[\^?[^\]\n]{1,64}\][*+])/, // a pattern: sed's s/^KEY=.*/KEY=$(openssl rand -hex 32)/, grep 'TOKEN=[^ ]*'
 ];
 
 /** `accessToken`, `api_key`, `MY_TOKEN`: a compound name holding a secret word is a variable, not a value. */

@@ -2,6 +2,7 @@ import { frameworkIn } from '../../query/classify/index.js';
 import { chooseChecks } from './checks.js';
 import { coveredBy, identitiesOf, modeOf, startsSomething, type Identity } from './identities.js';
 import { rewriteRecordedIds } from './pids.js';
+import { isCleanupSession } from './purpose.js';
 import type { RecordedSession } from './recorded.js';
 import { Creations, targetsOf } from './removals.js';
 import { onlyRemoves, removesSomething, type Unit } from './units.js';
@@ -60,6 +61,12 @@ function candidateVerdicts(recorded: RecordedSession): { rejectedOf: (unit: Unit
   };
 }
 
+/** The first line of a text, cut short, for a reason. */
+function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 80 ? `${line.slice(0, 77)}…` : line;
+}
+
 export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], unitFiles: ReadonlySet<string>): Choice {
   const dropped = new Map<Unit, string>();
   const identities = new Map<Unit, Identity[]>();
@@ -69,6 +76,8 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
   const creations = new Creations(unitFiles, homeOf(recorded.directory));
   const ran: Unit[] = [];
   const changing: Unit[] = [];
+  // In a clean-up, removing what the machine had is the work, not housekeeping around it.
+  const cleanup = isCleanupSession(recorded);
 
   for (const unit of units) {
     identities.set(unit, identitiesOf(unit));
@@ -87,7 +96,7 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
       const makers = targets.map((target) => creations.maker(target, unit.order));
       if (targets.length > 0 && makers.every((maker) => maker !== null)) {
         dropped.set(unit, `clean-up of an earlier attempt (what it removes was made at #${makers.map((m) => m?.call.messageOrdinal).join(', #')})`);
-      } else if (targets.length > 0 && targets.every((target, i) => (target.kind === 'image' || target.kind === 'path') && makers[i] === null)) {
+      } else if (!cleanup && targets.length > 0 && targets.every((target, i) => (target.kind === 'image' || target.kind === 'path') && makers[i] === null)) {
         dropped.set(unit, 'housekeeping of the recorded machine (removes images or files it had, which another machine need not have)');
       }
     }
@@ -110,7 +119,9 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
     if (dropped.has(unit)) continue;
     const mine = identities.get(unit) ?? [];
     const later = changing.slice(index + 1).find((other) => !other.failed && !dropped.has(other) && coveredBy(mine, identities.get(other) ?? []));
-    if (unit.failed) {
+    if (unit.failed && unit.call.notRun) {
+      dropped.set(unit, `never ran: the tool call was rejected or refused (${firstLine(unit.call.output) || 'no output'})`);
+    } else if (unit.failed) {
       dropped.set(unit, later
         ? `failed (exit ${unit.call.exitCode ?? 'none'}); the same action worked later (#${later.call.messageOrdinal})`
         : `failed (${unit.call.timedOut ? 'timed out' : `exit ${unit.call.exitCode ?? 'none'}`}) and was not fixed later`);

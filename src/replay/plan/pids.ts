@@ -17,14 +17,29 @@ export interface Rewrite {
 
 const CONTAINER_ID = /^[0-9a-f]{12}(?:[0-9a-f]{52})?$/;
 
+/** A time column of ps: TIME or STIME (`0:42`, `00:00:05`, `16:08:27`) or ELAPSED (`6-02:34:15`). */
+const TIME_COLUMN = /\s(?:\d+-)?\d+:\d{2}(?::\d{2})?(?:\.\d+)?(?=\s)/g;
+
+/**
+ * ps aux/-ef and `ps -o pid,user,lstart,etime,args`: the command follows the last of the time
+ * columns, which may be several (a start time, its year, the elapsed time). The first time column
+ * followed by something that is not itself a number or a time starts the command.
+ */
+function commandAfterTimes(line: string): string | null {
+  for (const match of line.matchAll(TIME_COLUMN)) {
+    const rest = line.slice((match.index ?? 0) + match[0].length).trim();
+    if (rest !== '' && !/^[\d:.-]+(?:\s|$)/.test(rest)) return rest;
+  }
+  return null;
+}
+
 /** The command line `ps` (or nvidia-smi's process table) showed for a PID, in earlier outputs. */
 function processOf(pid: string, earlier: readonly Unit[]): string | null {
   for (const unit of [...earlier].reverse()) {
     for (const line of unit.call.output.split('\n')) {
       if (!new RegExp(`(?:^|\\s)${pid}(?:\\s|$)`).test(line)) continue;
-      // ps aux/-ef: the command follows the TIME column (`0:42`, `00:00:05`).
-      const ps = /\s\d+:\d{2}(?::\d{2})?(?:\.\d+)?\s+(\S.*)$/.exec(line);
-      if (ps?.[1]) return ps[1].trim();
+      const ps = commandAfterTimes(line);
+      if (ps) return ps;
       // pgrep -a / nvidia-smi --query-compute-apps=pid,process_name: the PID then the command.
       const pgrep = new RegExp(`^\\s*${pid}[\\s,]+(\\S.*)$`).exec(line);
       if (pgrep?.[1] && !/^\d/.test(pgrep[1])) return pgrep[1].replace(/,\s*\d+\s*MiB\s*$/, '').trim();

@@ -12,12 +12,17 @@ import { onlyRemoves, type Unit } from './units.js';
 
 export type Purpose = { kind: 'deploy' } | { kind: 'cleanup' } | { kind: 'none'; reason: string };
 
-const CLEANUP_GOAL = /\b(?:clean(?:\s|-)?up|tear(?:\s|-)?down|remove|delete|uninstall|wipe|purge|prune|decommission|free (?:up )?(?:the )?(?:disk|space|gpus?|memory)|stop (?:and remove|all|the old|every))\b/i;
+export const CLEANUP_GOAL = /\b(?:clean(?:\s|-)?up|tear(?:\s|-)?down|remove|delete|uninstall|wipe|purge|prune|decommission|free (?:up )?(?:the )?(?:disk|space|gpus?|memory)|stop (?:and remove|all|the old|every))\b/i;
 /** Steps that deploy without leaving a process of their own: manifests, charts, stacks, playbooks. */
 const DEPLOY_VERB = /^(?:kubectl (?:apply|create|rollout)|helm (?:install|upgrade)|docker stack deploy|terraform apply|ansible-playbook|nginx -s|launchctl (?:load|bootstrap))/;
 
 function deploys(unit: Unit): boolean {
   return unit.changes.some((leaf) => DEPLOY_VERB.test(leaf.command.argv.join(' ')) || (leaf.command.program === 'ansible-playbook'));
+}
+
+/** The user asked for a clean-up and the tree accepted nothing to deploy: removals are the point. */
+export function isCleanupSession(recorded: RecordedSession): boolean {
+  return CLEANUP_GOAL.test(recorded.goal ?? '') && !recorded.candidates.some((c) => c.verdict === 'accepted');
 }
 
 export function deploymentKind(recorded: RecordedSession, kept: readonly KeptUnit[], identities: ReadonlyMap<Unit, Identity[]>, files: number): Purpose {

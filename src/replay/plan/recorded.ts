@@ -45,6 +45,11 @@ export interface RecordedCall {
   output: string;
   exitCode: number | null;
   timedOut: boolean;
+  /**
+   * The tool reported an error and no exit: the user rejected the call, or the tool refused or
+   * failed to run it. What it would have done never happened on the recorded machine.
+   */
+  notRun: boolean;
   startedAt: number | null;
   durationMs: number | null;
   /** The agent's own timeout for the call (bash `timeout` input), in ms. */
@@ -121,6 +126,7 @@ function toCall(call: StoredToolCall): RecordedCall {
     output: call.output,
     exitCode: call.exitCode,
     timedOut: call.timedOut,
+    notRun: call.status === 'error' && call.exitCode === null && !call.timedOut,
     startedAt: call.startedAt,
     durationMs: call.durationMs,
     timeoutMs: typeof timeout === 'number' ? timeout : typeof timeout === 'string' && /^\d+$/.test(timeout) ? Number(timeout) : null,

@@ -1,4 +1,5 @@
 import { frameworkById } from '../../query/classify/index.js';
+import { flattenCommands, parseCommandLine } from '../../query/shell/index.js';
 import type { RecordedAction, RecordedCall } from './recorded.js';
 
 /**
@@ -73,6 +74,30 @@ function healthFacts(action: RecordedAction, output: string): StepFacts {
   return { idBase: last === 'health' ? 'check-health' : `check-${slug(last)}`, guard: null, expectOutput };
 }
 
+/** systemctl verbs that only read. */
+const SYSTEMCTL_READS = new Set(['status', 'is-active', 'is-enabled', 'is-failed', 'show', 'cat', 'list-units']);
+/** Programs that change nothing: what often follows a start to show it worked. */
+const HARMLESS = new Set(['sleep', 'true', 'head', 'tail', 'grep']);
+
+/**
+ * A running service proves a step done only when starting it is all the step does: `systemctl
+ * start X` (or `enable --now`), and reads. A step that also copies a unit or a site, reloads or
+ * restarts (to apply a change) or enables without starting would be skipped by `is-active` on a
+ * machine where the service already runs, and its change never made.
+ */
+function onlyStartsServices(command: string): boolean {
+  const rows = flattenCommands(parseCommandLine(command));
+  let starts = 0;
+  for (const { program, argv } of rows) {
+    if (program === 'systemctl') {
+      const verb = argv.slice(1).find((word) => !word.startsWith('-'));
+      if (verb === 'start' || (verb === 'enable' && argv.includes('--now'))) starts += 1;
+      else if (!verb || !SYSTEMCTL_READS.has(verb)) return false;
+    } else if (!HARMLESS.has(program)) return false;
+  }
+  return starts > 0;
+}
+
 export function stepFacts(action: RecordedAction, call: RecordedCall, command: string, isHeadOfCluster: boolean): StepFacts {
   const output = call.output;
   switch (action.kind) {
@@ -84,7 +109,7 @@ export function stepFacts(action: RecordedAction, call: RecordedCall, command: s
     }
     case 'start': {
       const services = words(action.service ?? action.subject);
-      const guard = services.length > 0 && /\bsystemctl\b/.test(command) ? services.map((s) => `systemctl is-active --quiet ${s}`).join(' && ') : null;
+      const guard = services.length > 0 && onlyStartsServices(command) ? services.map((s) => `systemctl is-active --quiet ${s}`).join(' && ') : null;
       return { idBase: `start-${slug(services.join(' ') || 'services')}`, guard, expectOutput: null };
     }
     case 'pull':

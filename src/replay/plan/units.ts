@@ -89,6 +89,7 @@ function effectOf(segment: Segment, leaves: readonly Leaf[], changes: readonly L
 function failureOf(segment: Segment, call: RecordedCall): { failed: boolean; trailingCheckFailed: boolean } {
   const failing = segment.actions.filter((a) => a.outcome === 'failed' || a.outcome === 'timeout');
   const stateFailed = failing.some((a) => !CHECK_KINDS.has(a.kind));
+  if (call.notRun) return { failed: true, trailingCheckFailed: false };
   if (call.timedOut && segment.ownsExit) return { failed: true, trailingCheckFailed: false };
   if (stateFailed) return { failed: true, trailingCheckFailed: false };
   const exitFailed = segment.ownsExit && call.exitCode !== null && call.exitCode !== 0;

@@ -41,6 +41,7 @@ export const NAMED_VALUES: readonly SecretRule[] = [
       'HF_TOKEN=$HF_TOKEN hf download x', 'TOKEN=${HF_TOKEN:-} x', 'max_tokens=100 monkey=banana', 'PWD=/home/ops OLDPWD=/tmp',
       'SORT_KEY=created_at', 'token=getToken()', 'login(token=token)', 'password=os.environ["X"]', 'OPENAI_API_KEY=EMPTY vllm bench',
       'SSH_KEY=~/.ssh/id_ed25519', 'TOKENIZERS_PARALLELISM=false',
+      'sed -i "s/^WEBUI_SECRET_KEY=.*/WEBUI_SECRET_KEY=$(openssl rand -hex 32)/" .env', "grep -o 'API_KEY=[^ ]*' .env",
     ],
   },
   {
