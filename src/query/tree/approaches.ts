@@ -71,7 +71,7 @@ const LAYOUT_LABELS = new Set(['--tp', '--pp', '--dp', '--ep', '--nnodes']);
  * (`--kv-cache-dtype fp8`, `OLLAMA_KV_CACHE_TYPE=q8_0`), a variable set to an opaque id by its name
  * (`NIM_MODEL_PROFILE`), the weights by their name.
  */
-function approachName(model: string | null, config: string | null, framework: ReturnType<typeof frameworkById>): string {
+function approachParts(config: string | null, framework: ReturnType<typeof frameworkById>): string[] {
   const words = (config ?? '').split(' ').filter(Boolean);
   const parts: string[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -87,7 +87,25 @@ function approachName(model: string | null, config: string | null, framework: Re
       i += 1;
     } else parts.push(word);
   }
-  return [model, parts.join(' ')].filter(Boolean).join(' ');
+  return parts;
+}
+
+/** Weights named by a local path are named by their file or folder (`~/models/x-Q8_0.gguf` is `x-Q8_0.gguf`); repository ids and relative paths stay. */
+function weightsName(model: string): string {
+  return /^(?:~|\/)/.test(model) ? (model.replace(/\/+$/, '').split('/').at(-1) ?? model) : model;
+}
+
+/**
+ * Names of sibling approaches: each by its weights (when they vary) and its options, without the
+ * parts all of them share (the flags every one was served with say nothing), unless that would
+ * leave one unnamed or two alike.
+ */
+function approachNames(shapes: readonly { model: string | null; config: string | null; framework: ReturnType<typeof frameworkById> }[]): string[] {
+  const parts = shapes.map((s) => [...(s.model === null ? [] : [weightsName(s.model)]), ...approachParts(s.config, s.framework)]);
+  const common = new Set(parts[0]?.filter((part) => parts.every((p) => p.includes(part))) ?? []);
+  const reduced = parts.map((p) => p.filter((part) => !common.has(part)).join(' '));
+  const usable = shapes.length > 1 && reduced.every(Boolean) && new Set(reduced).size === reduced.length;
+  return usable ? reduced : parts.map((p) => p.join(' '));
 }
 
 export function addApproaches(tried: TriedCandidate[]): TriedCandidate[] {
@@ -98,19 +116,22 @@ export function addApproaches(tried: TriedCandidate[]): TriedCandidate[] {
     const keys = [...new Set(shaped.map((s) => s.key))];
     if (keys.length < 2) continue;
     const shapeAt = (seq: number): Shaped | undefined => shaped.filter((s) => s.action.seq < seq).at(-1);
-    for (const key of keys.filter((k) => k !== '|')) {
-      const own = shaped.filter((s) => s.key === key);
-      const first = own.find((s) => s.config) ?? (own[0] as Shaped);
+    const own = (key: string): Shaped[] => shaped.filter((s) => s.key === key);
+    const firstOf = (key: string): Shaped => own(key).find((s) => s.config) ?? (own(key)[0] as Shaped);
+    const approachKeys = keys.filter((k) => k !== '|');
+    const names = approachNames(approachKeys.map((key) => ({ model: firstOf(key).model, config: firstOf(key).config, framework: frameworkById(firstOf(key).action.framework ?? parent.framework) })));
+    approachKeys.forEach((key, index) => {
+      const first = firstOf(key);
       const followers = parent.actions.filter((a) => !isShapeAction(a) && FOLLOWER_KINDS.has(a.kind) && (a.kind !== 'inspect' || a.hits.length > 0 || a.facts.length > 0) && shapeAt(a.seq)?.key === key);
       result.push({
         key: `${parent.key}#${key}`,
-        name: approachName(first.model, first.config, frameworkById(first.action.framework ?? parent.framework)),
+        name: names[index] as string,
         kind: 'approach',
         framework: first.action.framework ?? parent.framework,
         parentKey: parent.key,
-        actions: [...own.map((s) => s.action), ...followers].sort((a, b) => a.seq - b.seq),
+        actions: [...own(key).map((s) => s.action), ...followers].sort((a, b) => a.seq - b.seq),
       });
-    }
+    });
   }
   return result;
 }

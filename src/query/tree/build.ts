@@ -50,6 +50,8 @@ function leadIsTried(lead: Lead, tried: readonly NamedTried[], checkouts: Readon
   return tried.some((candidate) => {
     const name = candidate.name.toLowerCase();
     if (name === lead.name.toLowerCase()) return true;
+    // `spark-builds/x:1.0` names the tried `ghcr.io/spark-builds/x:1.0` without its registry.
+    if (lead.kind === 'image' && candidate.kind === 'image' && lead.tagged && name.endsWith(`/${lead.name.toLowerCase()}`)) return true;
     if (candidate.kind === 'approach') {
       const framework = frameworkById(candidate.framework);
       const config = candidate.actions.find((a) => a.config)?.config ?? null;
@@ -73,7 +75,8 @@ function untestedReason(lead: Lead): string {
 }
 
 function untestedLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
-  const modelIds = new Set(input.actions.map((a) => a.model).filter((m): m is string => Boolean(m)));
+  // Models the session itself pulled, downloaded or served are what it deploys, not leads of something else to try.
+  const modelIds = new Set(input.actions.flatMap((a) => [a.model, a.kind === 'download' ? a.subject : null]).filter((m): m is string => Boolean(m)));
   const triedImages = tried.flatMap((c) => {
     const ref = c.kind === 'image' ? parseImageRef(c.name) : null;
     return ref?.tag ? [{ repository: imageRepository(ref), tag: ref.tag, framework: c.framework }] : [];
@@ -85,10 +88,13 @@ function untestedLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
   ].sort((a, b) => a.ordinal - b.ordinal);
   const checkouts = new Set(input.actions.filter((a) => a.rule === 'source-build' && a.subject && a.framework).map((a) => a.framework as string));
   const leads = extractLeads(texts, { modelIds, triedImages, framework: tried.at(-1)?.framework ?? null }).filter((lead) => !leadIsTried(lead, tried, checkouts));
+  // A description ("the NGC SGLang container") of an image also named by reference is that image.
+  const described = (lead: Lead): boolean => lead.descriptive !== null && lead.descriptive.length > 0 && leads.some((other) => other !== lead
+    && other.repository !== null && other.framework === lead.framework && (lead.descriptive ?? []).every((word) => other.name.toLowerCase().includes(word.toLowerCase())));
   // A bare framework name says less than an image, a version or a build of it named in the same session, and says it once.
-  return leads.filter((lead, index) => !lead.generic || (
-    !leads.some((other) => other !== lead && !other.generic && other.framework === lead.framework)
-    && !leads.slice(0, index).some((other) => other.generic && other.framework === lead.framework)));
+  return leads.filter((lead) => !described(lead)).filter((lead, index, kept) => !lead.generic || (
+    !kept.some((other) => other !== lead && !other.generic && other.framework === lead.framework)
+    && !kept.slice(0, index).some((other) => other.generic && other.framework === lead.framework)));
 }
 
 export function buildTree(input: TreeInput): DecisionTree {

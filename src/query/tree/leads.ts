@@ -74,7 +74,7 @@ function imageLead(raw: string, sentence: string, context: LeadContext): Omit<Le
   const bareTag = backticked ? bareTagLead(token, context) : null;
   if (bareTag) return bareTag;
   if (!token.includes('/') && !token.includes(':')) return null;
-  if (context.modelIds.has(token) || looksLikeModelId(token)) return null;
+  if (context.modelIds.has(token) || looksLikeModelId(token) || isAlternation(token)) return null;
   const ref = parseImageRef(token);
   if (!ref) return null;
   const segments = ref.path.split('/');
@@ -100,6 +100,18 @@ function imageLead(raw: string, sentence: string, context: LeadContext): Omit<Le
     tagged: Boolean(ref.tag),
     descriptive: null,
   };
+}
+
+/**
+ * Two names written as alternatives with a slash (`trtllm-build/trtllm-serve`, `sglang-n0/n1`):
+ * the second shares the first's stem before its dash, or replaces its last part. No repository
+ * is spelled so (an owner is no hyphenated variant of its image's name).
+ */
+function isAlternation(token: string): boolean {
+  const [first, second, ...rest] = token.split('/');
+  if (rest.length > 0 || !first || !second || token.includes(':') || !first.includes('-')) return false;
+  const stem = first.slice(0, first.lastIndexOf('-') + 1);
+  return second.startsWith(first.slice(0, first.indexOf('-') + 1)) || (/^[\w.]{1,4}$/.test(second) && stem.length > 1);
 }
 
 function bareTagLead(token: string, context: LeadContext): Omit<Lead, 'mentions'> | null {
