@@ -44,6 +44,17 @@ export class TmuxTerminal {
     }
   }
 
+  /** Pastes text as a terminal does (one burst, through a tmux paste buffer). */
+  paste(text: string): void {
+    this.tmux('set-buffer', '-b', 'e2e-paste', text);
+    this.tmux('paste-buffer', '-d', '-b', 'e2e-paste', '-t', this.target);
+  }
+
+  /** Sends text as literal keys all at once (typing faster than any frame), no pause between them. */
+  type(text: string): void {
+    this.tmux('send-keys', '-t', this.target, '-l', text);
+  }
+
   /** The visible screen; with `escapes`, its colours and attributes as escape codes. */
   screen(options: { escapes?: boolean } = {}): string {
     return this.tmux('capture-pane', '-p', ...(options.escapes ? ['-e'] : []), '-t', this.target);

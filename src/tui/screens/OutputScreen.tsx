@@ -65,7 +65,7 @@ export function OutputScreen({ width, height, visible, route }: ScreenProps & { 
       dispatch(action);
       return true;
     },
-    { priority: PRIORITY.screen, active: visible },
+    { priority: PRIORITY.screen, active: visible, text: state.search.editing ? (run) => (dispatch({ type: 'search-type', text: run }), true) : undefined },
   );
   const matchSet = useMemo(() => new Set(state.search.matches ?? []), [state.search.matches]);
   if (!visible) return null;
