@@ -9,6 +9,7 @@ import type { Database } from '../store/database.js';
 import { candidateCounts } from '../store/view-queries.js';
 import type { OutputPage, SessionRow, TreeView, TuiServices, WhyView } from '../tui/services.js';
 import { listRunRows, runStepRows } from './tui-run-services.js';
+import { copyToClipboard } from './tui-clipboard.js';
 
 /**
  * The TUI's services over one open store. The TUI sees only these functions (never DuckDB):
@@ -28,6 +29,11 @@ export function createTuiServices(db: Database, options: { liveRun?: RunControll
       const window = await textWindow(db, sessionId, { kind: 'message', ordinal }, offset, limit);
       return { call_id: `#${ordinal}`, ...window } satisfies OutputPage;
     },
+    commandText: async (sessionId, callId, offset, limit) => {
+      const window = await textWindow(db, sessionId, { kind: 'command', callId }, offset, limit);
+      return { call_id: callId, ...window } satisfies OutputPage;
+    },
+    copy: (text) => copyToClipboard(text),
     searchText: (sessionId, target, query) => searchTextLines(db, sessionId, target, query),
     tree: (sessionId) => decisionTree(db, sessionId),
     why: (sessionId, candidate) => why(db, sessionId, candidate),

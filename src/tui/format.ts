@@ -22,6 +22,15 @@ export function sliceColumns(line: string, from: number, width: number): string 
   return [...line].slice(from, from + width).join('');
 }
 
+/** A line cut into pieces of `width` characters (at least one piece): a pager's wrapped rows. */
+export function chunkColumns(line: string, width: number): string[] {
+  const chars = [...line];
+  if (width <= 0 || chars.length <= width) return [line];
+  const pieces: string[] = [];
+  for (let at = 0; at < chars.length; at += width) pieces.push(chars.slice(at, at + width).join(''));
+  return pieces;
+}
+
 /** `450ms`, `3.1s`, `42s`, `2m00s`, `1h05m`; `—` when unknown. */
 export function duration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
