@@ -70,7 +70,9 @@ function merged(run: RetraceRun): { tree: RetraceRun['trees'][number]; plan: Ret
   };
   const steps = run.plans.flatMap((plan) => plan?.steps ?? []);
   const roles = Object.assign({}, ...run.plans.map((plan) => plan?.roles ?? {}));
-  return { tree, plan: run.plans.every((plan) => plan === null) ? null : { roles, steps } };
+  const tried = run.plans.filter((plan) => plan !== null && plan.dryRun !== null);
+  const dryRun = tried.length === 0 ? null : tried.every((plan) => plan?.dryRun === true);
+  return { tree, plan: run.plans.every((plan) => plan === null) ? null : { roles, steps, dryRun } };
 }
 
 function scoreJob(job: Job): EntryResult {

@@ -85,7 +85,7 @@ export interface SessionScore {
   goal: { keywords: number; present: number; share: number | null; text: string | null };
   pivots: { labeled: number; inOrder: number; reported: number; share: number | null };
   attempts: { labeled: number; reported: number; matched: number; precision: number | null; recall: number | null };
-  plan: { labeled: number; produced: number; matched: number; precision: number | null; recall: number | null };
+  plan: { labeled: number; produced: number; matched: number; precision: number | null; recall: number | null; dryRun: boolean | null };
   /** Sessions that deploy nothing: true when retrace found no candidate and made no plan. */
   clean: boolean | null;
   outcomes: CandidateOutcome[];
@@ -143,6 +143,7 @@ export function scoreSession(labels: Labels, tree: RetraceTree, timings: TimingR
     plan: {
       labeled: labels.plan.length, produced: steps.length, matched: planMatched,
       precision: labels.deploys ? share(planMatched, steps.length) : null, recall: share(planMatched, labels.plan.length),
+      dryRun: plan?.dryRun ?? null,
     },
     clean: labels.deploys ? null : outcomes.length === 0 && steps.length === 0,
     outcomes,

@@ -26,6 +26,7 @@ export const METRICS = {
   att_r: (s: SessionScore) => s.attempts.recall,
   plan_p: (s: SessionScore) => s.plan.precision,
   plan_r: (s: SessionScore) => s.plan.recall,
+  dry: (s: SessionScore) => (s.plan.dryRun === null ? null : s.plan.dryRun ? 1 : 0),
   clean: (s: SessionScore) => (s.clean === null ? null : s.clean ? 1 : 0),
 } as const;
 
@@ -70,8 +71,9 @@ export const GOALS: Goal[] = [
   { metric: 'goal', label: 'goal keywords in the extracted goal', target: 0.9 },
   { metric: 'pivots', label: 'labeled pivots found in order', target: 0.7 },
   { metric: 'att_r', label: 'pulls/downloads found with their outcome', target: 0.8 },
-  { metric: 'plan_p', label: 'plan precision', target: 0.7 },
-  { metric: 'plan_r', label: 'plan recall', target: 0.7 },
+  { metric: 'plan_p', label: 'plan precision', target: 0.9 },
+  { metric: 'plan_r', label: 'plan recall', target: 0.9 },
+  { metric: 'dry', label: 'plans whose dry run validates', target: 1 },
   { metric: 'clean', label: 'non-deploying sessions with no candidates and no plan', target: 1 },
 ];
 

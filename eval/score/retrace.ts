@@ -43,8 +43,20 @@ const PlanYaml = z.looseObject({
     id: z.string().optional(),
     command: z.string(),
     roles: z.array(z.string()).nullable().optional(),
+    file: z.looseObject({ path: z.string() }).nullable().optional(),
+    source: z.looseObject({ call_id: z.string().nullable().optional() }).nullable().optional(),
   })).default([]),
 });
+
+/**
+ * The steps labels describe: recorded shell commands. A step that writes a file the agent wrote
+ * with its edit tools (labels never score those, eval/README.md) and a step the plan adds that the
+ * record never ran (the guarded removal of a stopped container before `docker run --name`) are
+ * not matched against labels.
+ */
+export function scoredSteps<T extends { file?: unknown; source?: { call_id?: string | null } | null }>(steps: readonly T[]): T[] {
+  return steps.filter((step) => (step.file === undefined || step.file === null) && !(step.source && step.source.call_id === null));
+}
 
 /** A plan's commands name its variables (`{{ image }}`); their values are part of what the step does. */
 export function substituteVariables(plan: z.infer<typeof PlanYaml>): RetracePlan {
@@ -52,15 +64,20 @@ export function substituteVariables(plan: z.infer<typeof PlanYaml>): RetracePlan
   for (const [name, variable] of Object.entries(plan.variables ?? {})) {
     if (variable !== null && (typeof variable.value === 'string' || typeof variable.value === 'number')) values.set(name, String(variable.value));
   }
-  const steps = plan.steps.map((step) => ({ ...step, command: step.command.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (whole, name: string) => values.get(name) ?? whole) }));
-  return { roles: plan.roles, steps };
+  const steps = scoredSteps(plan.steps).map((step) => ({ ...step, command: step.command.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (whole, name: string) => values.get(name) ?? whole) }));
+  return { roles: plan.roles, steps, dryRun: null };
 }
 
 const SessionsJson = z.array(z.looseObject({ id: z.string(), parent_id: z.string().nullable().optional(), agent: z.string().optional() }));
 
 export type RetraceTree = z.infer<typeof TreeJson>;
 export type TimingRow = z.infer<typeof TimingRowSchema>;
-export type RetracePlan = { roles?: Record<string, { recorded_address?: string | null; recorded_hostname?: string | null } | null> | null; steps: { command: string; roles?: string[] | null }[] };
+export type RetracePlan = {
+  roles?: Record<string, { recorded_address?: string | null; recorded_hostname?: string | null } | null> | null;
+  steps: { command: string; roles?: string[] | null }[];
+  /** Whether `retrace replay PLAN` (a dry run) validated and rendered the plan; null or absent when not tried. */
+  dryRun?: boolean | null;
+};
 
 export interface RetraceRun {
   sessions: string[];
@@ -130,7 +147,10 @@ export class RetraceStore {
       }
       const parsed = PlanYaml.safeParse(parseYaml(readFileSync(out, 'utf8')));
       if (!parsed.success) throw new Error(`retrace plan: unexpected YAML (${parsed.error.issues[0]?.message})`);
-      return substituteVariables(parsed.data);
+      // Every plan must replay: its dry run validates it and renders every step for every role.
+      const dry = this.run(['replay', out]);
+      if (!dry.ok) notes.push(`dry run of the plan failed: ${dry.stderr.split('\n')[0]}`);
+      return { ...substituteVariables(parsed.data), dryRun: dry.ok };
     });
     return { sessions, trees, timings, plans, notes };
   }

@@ -1,4 +1,4 @@
-import type { Agent, SourceFormat } from './model.js';
+import type { Agent, IngestItem, SourceFormat } from './model.js';
 
 /**
  * Drift made loud: a source that read without error but yielded nothing, or much of whose
@@ -56,6 +56,32 @@ export function agentOfFormat(format: SourceFormat): Agent {
 
 export function emptySourceReport(file: string, format: SourceFormat, whole: boolean, session: string | null = null): SourceReport {
   return { file, session, format, version: null, whole, records: 0, messages: 0, problems: 0, unknownByKind: {} };
+}
+
+/**
+ * Counts what a source yields, for its drift warnings: the one tally both ingest and `retrace
+ * doctor` keep, so that doctor judges a source exactly as an ingest of it would.
+ */
+export function noteForReport(report: SourceReport, item: IngestItem): void {
+  switch (item.kind) {
+    case 'session':
+      report.version ??= item.agentVersion ?? null;
+      break;
+    case 'message':
+      report.records += 1;
+      report.messages += 1;
+      break;
+    case 'unknown':
+      report.records += 1;
+      if (item.expected !== true) report.unknownByKind[item.what] = (report.unknownByKind[item.what] ?? 0) + 1;
+      break;
+    case 'problem':
+      report.records += 1;
+      report.problems += 1;
+      break;
+    default:
+      break;
+  }
 }
 
 /** The most frequent kinds, `kind n` comma-separated. */

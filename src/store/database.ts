@@ -9,6 +9,11 @@ import { toRow, type Row } from './values.js';
 export interface OpenOptions {
   /** Open for reading only: several readers may share the file, and nothing can change it. */
   readOnly?: boolean;
+  /**
+   * With `readOnly`: open the store as it is, never bringing an older or half-created one up to
+   * date first (a reader that reports the schema, `retrace doctor`, must not write to learn it).
+   */
+  asIs?: boolean;
   /** DuckDB memory limit, e.g. '512MB'. */
   memoryLimit?: string;
   /**
@@ -97,7 +102,9 @@ export class Database {
     if (readOnly && path !== ':memory:' && !existsSync(path)) {
       throw new StoreError(`no store at ${path}: run \`retrace ingest\` first (or pass --db FILE)`);
     }
+    const asIs = readOnly && options.asIs === true;
     if (path !== ':memory:' && interruptedCreation(path)) {
+      if (asIs) throw new StoreError(`${path} is an empty file: a store whose creation was interrupted (the next \`retrace ingest\` creates it again)`);
       if (readOnly) return Database.reopenUpgraded(path, options);
       unlinkSync(path);
     }
@@ -132,7 +139,7 @@ export class Database {
       database.close();
       throw error;
     }
-    if (schema === 'current') return database;
+    if (schema === 'current' || asIs) return database;
     database.close();
     return Database.reopenUpgraded(path, options);
   }

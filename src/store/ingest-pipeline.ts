@@ -16,7 +16,7 @@ import {
 import { totalRedactions, type RedactionCounts } from '../core/redact/redact.js';
 import { redactRunItem } from '../core/redact/redact-run.js';
 import type { ResumePoint, Source } from '../core/source.js';
-import { agentOfFormat, emptySourceReport, warningsFor, type IngestWarning, type SourceReport } from '../core/warnings.js';
+import { agentOfFormat, emptySourceReport, noteForReport, warningsFor, type IngestWarning, type SourceReport } from '../core/warnings.js';
 import { storedLocation, storedName, type StoredName } from './stored-name.js';
 
 export interface IngestProgress {
@@ -198,29 +198,6 @@ function redactOrigin(origin: SessionOrigin, counts: RedactionCounts): SessionOr
     machine: origin.machine === null ? null : redactPath(origin.machine, counts),
     path: origin.path === null ? null : redactPath(origin.path, counts),
   };
-}
-
-/** Counts what a source yields, for its drift warnings. */
-function noteForReport(report: SourceReport, item: IngestItem): void {
-  switch (item.kind) {
-    case 'session':
-      report.version ??= item.agentVersion ?? null;
-      break;
-    case 'message':
-      report.records += 1;
-      report.messages += 1;
-      break;
-    case 'unknown':
-      report.records += 1;
-      if (item.expected !== true) report.unknownByKind[item.what] = (report.unknownByKind[item.what] ?? 0) + 1;
-      break;
-    case 'problem':
-      report.records += 1;
-      report.problems += 1;
-      break;
-    default:
-      break;
-  }
 }
 
 /** Streams every source through redaction into the store, one transaction per source. */

@@ -107,6 +107,19 @@ describe('substituteVariables', () => {
     });
     expect(plan.steps[0]!.command).toBe('docker pull vllm/vllm-openai:v0.6.6 && echo {{HF_TOKEN}} {{ missing }}');
   });
+
+  it('scores recorded shell steps only: file writes and steps the record never ran are left out', () => {
+    const plan = substituteVariables({
+      variables: {},
+      steps: [
+        { command: 'docker rm x', roles: ['head'], source: { call_id: null } },
+        { command: "cat > a.yml <<'EOF'\nx\nEOF", roles: ['head'], file: { path: 'a.yml' }, source: { call_id: 'c1' } },
+        { command: 'docker compose up -d', roles: ['head'], source: { call_id: 'c2' } },
+        { command: 'curl localhost:8000/health', roles: ['head'] },
+      ],
+    });
+    expect(plan.steps.map((step) => step.command)).toEqual(['docker compose up -d', 'curl localhost:8000/health']);
+  });
 });
 
 describe('matchAttempts', () => {

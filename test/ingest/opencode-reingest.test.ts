@@ -99,4 +99,29 @@ describe('re-ingesting an opencode.db whose rows opencode rewrote in place', () 
     expect(rows.calls).toEqual([expect.objectContaining({ tool: 'shell', exit_code: null, ordinal: 1 })]);
     expect(rows.counts).toEqual({ message_count: 2, tool_call_count: 1 });
   });
+
+  it('as a data folder (the folder holding opencode.db, as with no PATH), re-ingest stores a row rewritten in place and a new one', async () => {
+    const folder = join(dir, 'data-folder');
+    const file = join(folder, 'opencode.db');
+    const db = createOpencodeDb(file, '2.x');
+    insertV2Session(db, NATIVE.session, NATIVE.messages);
+    insertV1Session(db, AFTER_IMPORT.session, AFTER_IMPORT.messages);
+    db.close();
+    const dbPath = tempDbPath(dir);
+    expect(await ingestPaths(dbPath, [folder])).toMatchObject({ sessions: 2, errors: [] });
+
+    const first = NATIVE.messages[0];
+    if (!first) throw new Error('NATIVE lost its first message');
+    const writer = new Database(file);
+    rewriteV2Message(writer, first.id, { ...first.data, text: 'Serve Qwen3-30B-A3B on spark-1, port 8001 this time.' }, T0 + 700_000);
+    appendV2Message(writer, NATIVE.session.id, { id: opencodeId('msg', T0 + 800_000, 0), type: 'user', data: { text: 'And keep it running.', time: { created: T0 + 800_000 } } });
+    writer.close();
+
+    const second = await ingestPaths(dbPath, [folder]);
+    expect(second).toMatchObject({ errors: [], skipped_unchanged: 1, messages: 1, messages_updated: 1, messages_removed: 0 });
+    const rows = await rowsOf(dbPath, NATIVE.session.id);
+    expect(rows.messages[0]?.['text']).toBe('Serve Qwen3-30B-A3B on spark-1, port 8001 this time.');
+    expect(rows.messages.at(-1)?.['text']).toBe('And keep it running.');
+    expect(await queryStore(dbPath, (store) => store.scalar(`SELECT count(*) - count(DISTINCT id) FROM sessions`))).toBe(0);
+  });
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, runRetraceJson } from '../helpers/cli.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
+import { Database } from '../../src/store/database.js';
 
 const CORPUS = join(REPO_ROOT, 'test/fixtures/real');
 const COUNTER = join(REPO_ROOT, 'scripts/count-real/count.mjs');
@@ -36,10 +37,14 @@ const SHELL_TOOLS: Record<Expected['agent'], readonly string[]> = {
 const expected = JSON.parse(readFileSync(join(CORPUS, 'expected.json'), 'utf8')) as Record<string, Expected>;
 const dir = tempDir('retrace-real-');
 
+/** Reads the store the CLI wrote (read-only, in this process: a second CLI start per query costs more than the query). */
 async function sql<T>(db: string, query: string): Promise<T[]> {
-  const run = await runRetraceJson<T[]>(['sql', '--db', db, query]);
-  if (run.code !== 0) throw new Error(`retrace sql failed (exit ${run.code}): ${run.stderr}`);
-  return run.json;
+  const store = await Database.open(db, { readOnly: true });
+  try {
+    return (await store.all(query)) as T[];
+  } finally {
+    store.close();
+  }
 }
 
 /** What the store holds after ingesting one fixture, in the counter's terms. */

@@ -188,14 +188,14 @@ describe('export --to ansible', () => {
       tags: string[];
       tasks: Record<string, unknown>[];
     }[];
-    expect(plays.map((p) => p.hosts)).toEqual(['head', 'head', 'head:worker', 'head:worker', 'head:worker', 'head', 'worker', 'head', 'head', 'head', 'head', 'head']);
+    expect(plays.map((p) => p.hosts)).toEqual(['head', 'head', 'head:worker', 'head:worker', 'head:worker', 'head:worker', 'head', 'worker', 'head', 'head', 'head']);
     expect(plays.every((p) => p.any_errors_fatal)).toBe(true);
     const task = (play: number, index = -1) => plays[play]?.tasks.at(index) ?? {};
     // Guard first, then the confirmation, only where the work is not done: a second run changes nothing.
     expect(task(0, 0)).toMatchObject({ register: 'guard_1', changed_when: false, failed_when: false });
     expect(task(0, 1)).toMatchObject({ 'ansible.builtin.assert': { that: ['retrace_yes | default(false) | bool'] }, when: 'guard_1.rc != 0' });
     expect(plays[0]?.tags).toContain('destructive');
-    expect(task(2, 0)).toMatchObject({ 'ansible.builtin.shell': { cmd: 'docker image inspect hellohal2064/vllm-qwen3.5-gb10 >/dev/null 2>&1' }, register: 'guard_3', changed_when: false, failed_when: false });
+    expect(task(2, 0)).toMatchObject({ 'ansible.builtin.shell': { cmd: 'docker image inspect hellohal2064/vllm-qwen3.5-gb10@sha256:5e855267aeeb98c43924d5182fe4dda39c102b060e519065a99c104314c7470f >/dev/null 2>&1' }, register: 'guard_3', changed_when: false, failed_when: false });
     expect(task(2)).toMatchObject({
       when: 'guard_3.rc != 0',
       async: 1800,
@@ -214,14 +214,16 @@ describe('export --to ansible', () => {
     });
     // no_log hides the task's own failure: the next task fails in its place, with the secret removed.
     expect(task(4)).toMatchObject({ when: expect.stringContaining('result_5 is not skipped and not (result_5.rc == 0'), 'ansible.builtin.fail': { msg: expect.stringContaining("replace(lookup('ansible.builtin.env', 'HF_TOKEN'), '[REDACTED:env:HF_TOKEN]')") } });
-    expect(plays.filter((p) => p.tasks.some((t) => t['no_log'] === true)).map((p) => p.name)).toEqual(['4. install-huggingface-hub', '5. download-model', '12. check-chat-completions']);
+    expect(plays.filter((p) => p.tasks.some((t) => t['no_log'] === true)).map((p) => p.name)).toEqual(['4. install-huggingface-hub', '5. download-model']);
     // A short step has a task timeout, a long one runs as an async job.
     expect(task(5)).toMatchObject({ timeout: 60 });
     expect(task(5)).not.toHaveProperty('async');
     // The worker's join first waits until the head's cluster answers; the head's check polls for its nodes.
-    expect(plays[6]?.tasks.find((t) => String(t['name']).includes('wait until the ray cluster'))).toMatchObject({ until: 'ready_7.rc == 0', changed_when: false });
-    expect(task(7)).toMatchObject({ until: expect.stringContaining('.0 GPU'), retries: 150, delay: 2 });
-    expect(task(9)).toMatchObject({ until: 'result_10.rc == 0 and (result_10.stdout is search("^200$", multiline=True))', retries: 90, delay: 10, changed_when: false });
+    expect(plays[7]?.tasks.find((t) => String(t['name']).includes('wait until the ray cluster'))).toMatchObject({ until: 'ready_8.rc == 0', changed_when: false });
+    expect(task(8)).toMatchObject({ until: expect.stringContaining('.0 GPU') });
+    expect(task(10)).toMatchObject({ until: 'result_11.rc == 0 and (result_11.stdout is search("^200$", multiline=True))', retries: 90, delay: 10, changed_when: false });
+    // The removal of a stopped container left with the name: asked for only after its guard.
+    expect(plays[5]?.tags).toContain('destructive');
     expect(playbookText).toContain(`!unsafe sudo systemctl stop vllm-embeddings vllm-reranker && docker ps --format "{{.Names}}"`);
   });
 });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { registerDoctorCommand } from './doctor.js';
 import { registerExportCommand } from './export.js';
 import { registerIngestCommand } from './ingest.js';
 import { registerPlanCommand } from './plan.js';
@@ -33,4 +34,5 @@ export const COMMANDS: readonly ((program: Command, ctx: CliContext) => void)[] 
   registerRulesCommand,
   registerQuickstartCommand,
   registerTuiCommand,
+  registerDoctorCommand,
 ];

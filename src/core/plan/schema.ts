@@ -57,12 +57,26 @@ export const stepSchema = z.object({
       roles: z.record(z.string(), z.object({ message_ordinal: z.number().int().nullable(), call_id: z.string().nullable() })).optional(),
     })
     .default({ message_ordinal: null, call_id: null }),
+  /**
+   * The directory the step runs in (a template: `{{ head_workdir }}/docker`), where the record ran
+   * it; `~` and `~/…` mean the login user's home. Null: wherever the login shell starts. Added in
+   * plan schema 1 without a version bump: plans that lack it read as null.
+   */
+  workdir: z.string().min(1).nullable().default(null),
+  /**
+   * Set on a step that writes a file the agent wrote or edited (its command writes the content):
+   * the path as the command writes it, and the sha256 of the content the record ended with (the
+   * guard compares it), or null when only edits are known (the step applies them in place).
+   */
+  file: z.object({ path: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable() }).nullable().default(null),
 });
 
 export const planSchema = z.object({
   version: z.literal(PLAN_VERSION),
   session: z.object({ id: z.string(), title: z.string().nullable().default(null) }),
   goal: z.string().nullable().default(null),
+  /** `deploy` replays what made a deployment; `cleanup` a session whose goal was to remove or stop things. */
+  purpose: z.enum(['deploy', 'cleanup']).default('deploy'),
   candidate: z.string().nullable().default(null),
   roles: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/), roleSchema),
   variables: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), variableSchema).default({}),

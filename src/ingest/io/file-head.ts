@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
-import BetterSqlite3 from 'better-sqlite3';
 import type { FileHead } from '../adapter.js';
+import { openSqliteReadOnly, type SqliteHandle } from './sqlite-open.js';
 
 const HEAD_BYTES = 64 * 1024;
 /** Enough compressed input for a whole first block (≤ 128 KiB compressed) whatever its ratio. */
@@ -17,9 +17,9 @@ export type Decompressor = (compressed: Buffer, wholeFile: boolean) => { bytes: 
  * the file cannot be opened as a database (damaged, encrypted, locked by an exclusive writer).
  */
 export function sqliteTables(path: string): string[] {
-  let db: InstanceType<typeof BetterSqlite3> | null = null;
+  let db: SqliteHandle | null = null;
   try {
-    db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    db = openSqliteReadOnly(path);
     const rows = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all();
     return rows.flatMap((row) => {
       const name = typeof row === 'object' && row !== null ? Reflect.get(row, 'name') : undefined;

@@ -1,15 +1,15 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { parseJson } from '../../core/json-depth.js';
+import { openSqliteReadOnly, type SqliteHandle } from '../io/sqlite-open.js';
 
 /**
  * Shared access to an `opencode.db`: opened read-only (opencode may be running and writing it),
  * rows as plain records, and the rebuilding of opencode's JSON objects from columns + `data`.
  */
 export type Row = Record<string, unknown>;
-export type SqliteDatabase = InstanceType<typeof BetterSqlite3>;
+export type SqliteDatabase = SqliteHandle;
 
 export function openReadOnly(file: string): SqliteDatabase {
-  return new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  return openSqliteReadOnly(file);
 }
 
 function isRow(value: unknown): value is Row {

@@ -26,8 +26,20 @@ const SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
 /** Subcommand words of `docker container rm`, `docker image prune`, `docker system prune`, `docker compose down`. */
 const NESTED_GROUPS = new Set(['container', 'image', 'system', 'volume', 'network', 'compose', 'builder']);
 
+/** Options before the verb that take a value (`kubectl -n llm delete …`, `docker -H h rm …`, `compose -f f down`). */
+const VALUE_OPTIONS = new Set(['-n', '--namespace', '--context', '--kubeconfig', '-H', '--host', '-f', '--file', '-p', '--project-name', '-C', '--env-file', '--project-directory']);
+
 function words(argv: readonly string[]): string[] {
-  return argv.slice(1).filter((word) => !word.startsWith('-'));
+  const out: string[] = [];
+  for (let i = 1; i < argv.length; i += 1) {
+    const word = argv[i] as string;
+    if (word.startsWith('-')) {
+      if (!word.includes('=') && VALUE_OPTIONS.has(word)) i += 1;
+      continue;
+    }
+    out.push(word);
+  }
+  return out;
 }
 
 export function isDestructiveArgv(program: string, argv: readonly string[]): boolean {

@@ -1,25 +1,27 @@
-import { imageKey, type ActionKind } from '../../query/classify/index.js';
-import { isDestructive } from './destructive.js';
-import type { RecordedAction, RecordedCall, RecordedSession } from './recorded.js';
-import { assignRoles } from './roles.js';
 import { PLAN_VERSION, planSchema, type Plan, type PlanStep } from '../../core/plan/schema.js';
-import { secretsToReferences, type SecretReference } from './secrets.js';
-import { describe, stepFacts, timeoutFor } from './step-facts.js';
-import { templatize, templatizePattern } from './template.js';
-import { findVariables } from './variables.js';
+import { removalStep, stepForFile, stepForUnit, type StepContext } from './build-steps.js';
+import { chooseUnits, type KeptUnit } from './choose.js';
+import { fileEvents } from './file-events.js';
+import { fileStates, type FileRecord } from './file-state.js';
+import { placeFiles } from './file-uses.js';
+import { deploymentKind } from './purpose.js';
+import type { RecordedSession } from './recorded.js';
+import { assignRoles } from './roles.js';
+import { segmentsOf, type Segment } from './segments.js';
+import type { SecretReference } from './secrets.js';
+import { stripUnusedBearer } from './secrets.js';
+import { unitOf, type Unit } from './units.js';
+import { findVariables, type FoundVariable } from './variables.js';
+import { roleWorkdirs } from './workdir-variables.js';
+import { startDirectories } from './workdir.js';
 
 /**
- * The winning path of a session as a plan. Keeps the accepted candidate's pull, download, cluster,
- * serve and health steps and the setup they need (stopping what held the GPU, installing the
- * download tool); drops probes, searches, read-only look-ups, rejected candidates, failed
- * attempts a retry superseded, and checks of other services. Identical commands run on several
- * hosts become one step on several roles. Pure: a recorded session in, a plan out.
+ * The steps that made a session's deployment, as a plan: where each ran (its host's role, its
+ * working directory), the files the agent wrote that later steps need, and nothing that only
+ * looked, failed, was superseded or cleaned up an attempt (see choose.ts for every rule, and
+ * `decisions` for the reason of each call). Identical commands run on several hosts become one
+ * step on several roles. Pure: a recorded session in, a plan out.
  */
-
-const KEPT: ReadonlySet<ActionKind> = new Set(['stop', 'start', 'install', 'pull', 'download', 'cluster', 'serve', 'health']);
-/** When a call holds several actions, the one that names the step. */
-const PRIORITY: readonly ActionKind[] = ['serve', 'cluster', 'download', 'pull', 'install', 'stop', 'start', 'health', 'build', 'probe', 'inspect', 'fetch', 'search', 'other'];
-const IMAGE_KINDS: ReadonlySet<ActionKind> = new Set(['pull', 'cluster', 'serve']);
 
 export interface Decision {
   callId: string;
@@ -30,155 +32,179 @@ export interface Decision {
 
 export interface Extraction {
   plan: Plan;
-  /** Why each call was kept or dropped, for `retrace plan --explain` and tests. */
+  /** Why each call (each host's part of it) was kept or dropped, for `retrace plan --explain` and tests. */
   decisions: Decision[];
 }
 
-function primaryAction(call: RecordedCall): RecordedAction | null {
-  for (const kind of PRIORITY) {
-    const action = call.actions.find((a) => a.kind === kind);
-    if (action) return action;
-  }
-  return null;
-}
-
-function sameImage(a: string | null, b: string | null): boolean {
-  return a !== null && b !== null && imageKey(a) === imageKey(b);
-}
-
-interface Kept {
-  call: RecordedCall;
-  action: RecordedAction;
-  command: string;
-}
-
-function choose(recorded: RecordedSession): { kept: Kept[]; decisions: Decision[] } {
-  const decisions: Decision[] = [];
-  const kept: Kept[] = [];
-  const primaries = recorded.calls.map((call) => ({ call, action: primaryAction(call) }));
-  const serve = [...primaries].reverse().find(({ action }) => action?.kind === 'serve' && action.outcome === 'ok' && (recorded.accepted === null || sameImage(action.image, recorded.accepted)));
-  const servePort = serve?.action?.port ?? null;
-  const lastBuild = [...primaries].reverse().find(({ action }) => action && (action.kind === 'serve' || action.kind === 'cluster') && action.outcome === 'ok');
-  // Checks after the user's next request belong to another task (a benchmark, a question).
-  const turnEnd = recorded.messages.find((m) => m.role === 'user' && lastBuild && m.ordinal > lastBuild.call.messageOrdinal)?.ordinal ?? Infinity;
-  const seen = new Set<string>();
-  for (const { call, action } of primaries) {
-    const decide = (why: string, keep = false): void => {
-      decisions.push({ callId: call.callId, messageOrdinal: call.messageOrdinal, kept: keep, why });
-    };
-    if (!action || call.remoteCommand === null) decide('not a shell command');
-    else if (!KEPT.has(action.kind)) decide(`${action.kind}: a look-up, not a step of the deployment`);
-    else if (action.outcome !== 'ok' && action.outcome !== 'positive') decide(`${action.kind} ${action.outcome}: an attempt, superseded`);
-    else if (IMAGE_KINDS.has(action.kind) && action.image && recorded.accepted && !sameImage(action.image, recorded.accepted)) {
-      decide(`${action.kind} of ${action.image}, not the accepted image`);
-    } else if (action.kind === 'health' && servePort !== null && action.port !== servePort) decide(`health check of another service (port ${action.port})`);
-    else if (action.kind === 'health' && call.messageOrdinal > turnEnd) decide('a check made after the deployment was reported done');
-    else {
-      const key = `${call.host}\u0000${call.remoteCommand}`;
-      if (seen.has(key)) decide('the same command again on the same host');
-      else {
-        seen.add(key);
-        kept.push({ call, action, command: call.remoteCommand });
-        decide(`${action.kind} (${action.subject ?? action.rule})`, true);
-      }
-    }
-  }
-  return { kept, decisions };
-}
-
-/** Polling for the first health check after the serve when the record had to wait for it. */
-function pollFor(kept: Kept, all: readonly RecordedCall[], serveCall: RecordedCall | undefined): PlanStep['poll'] {
-  if (!serveCall) return null;
-  const between = all.filter((c) => c.messageOrdinal > serveCall.messageOrdinal && c.messageOrdinal < kept.call.messageOrdinal);
-  const waited = between.some((c) => c.actions.some((a) => a.kind === 'health' && a.outcome !== 'ok') || /\bsleep\s+\d/.test(c.remoteCommand ?? ''));
-  if (!waited) return null;
-  const serveEnd = (serveCall.startedAt ?? 0) + (serveCall.durationMs ?? 0);
-  const waitedMs = Math.max(0, (kept.call.startedAt ?? serveEnd) - serveEnd);
-  return { interval_s: 10, max_s: Math.max(300, Math.ceil((waitedMs * 1.5) / 60_000) * 60) };
-}
-
 export class NothingToReplayError extends Error {
-  constructor(readonly decisions: Decision[]) {
-    super('no deployment step to replay: the session has no successful pull, download, cluster, serve or health step of its accepted candidate');
+  constructor(readonly decisions: Decision[], reason: string) {
+    super(`no plan: ${reason}`);
     this.name = 'NothingToReplayError';
   }
 }
 
+const NOT_SHELL_WHY: Readonly<Record<string, string>> = { search: 'a look-up (web search)', fetch: 'a look-up (web page or API)' };
+
+function fileKeyOf(file: FileRecord): string {
+  return `${file.host ?? ''}\u0000${file.path}`;
+}
+
 export function extractPlan(recorded: RecordedSession): Extraction {
-  const { kept, decisions } = choose(recorded);
-  if (kept.length === 0) throw new NothingToReplayError(decisions);
-  const leads = (k: Kept): boolean => k.action.kind === 'serve' || (k.action.kind === 'cluster' && /--head\b/.test(k.command));
-  const texts = recorded.messages.map((m) => m.text);
+  const segments = new Map<string, Segment[]>(recorded.calls.map((call) => [call.callId, segmentsOf(call)]));
+  const dirs = startDirectories(recorded, (call) => segments.get(call.callId) ?? []);
+  const units: Unit[] = [];
+  const orderOfCall = new Map<string, number>();
+  const touches = recorded.calls.flatMap((call) => {
+    orderOfCall.set(call.callId, units.length);
+    for (const segment of segments.get(call.callId) ?? []) units.push(unitOf(segment, dirs.of(segment, call), units.length));
+    return fileEvents(call, segments.get(call.callId) ?? [], (segment) => dirs.of(segment, call));
+  });
+  const files = fileStates(touches);
+  const writers = new Map<Segment, FileRecord>();
+  for (const file of files) for (const segment of file.writerSegments) writers.set(segment, file);
+  const unitFiles = new Set(files.flatMap((file) => {
+    const name = /\/systemd\/(?:system|user)\/([^/]+?)\.[a-z]+(?:\.d\/[^/]+)?$/.exec(file.path)?.[1];
+    return name ? [`${file.host ?? ''}\u0000${name}`] : [];
+  }));
+  const choice = chooseUnits(recorded, units.filter((unit) => !writers.has(unit.segment)), unitFiles);
+  const { placements, unused } = placeFiles(files, choice.kept, orderOfCall, dirs.home);
+  // A copy of a written file to a host becomes the file's own step there.
+  const copies = new Set(placements.map((p) => p.copiedBy).filter((k): k is KeptUnit => k !== null));
+  const kept = choice.kept.filter((k) => !copies.has(k));
+
+  const decisions = explain(recorded, units, choice, writers, copies, placements, unused);
+  const purpose = deploymentKind(recorded, kept, choice.identities, placements.length);
+  if (purpose.kind === 'none') throw new NothingToReplayError(decisions, purpose.reason);
+
+  const leads = (k: KeptUnit): boolean => k.unit.primary?.kind === 'serve' || (k.unit.primary?.kind === 'cluster' && /--head\b/.test(k.command));
   const { roles, roleOf } = assignRoles(
-    kept.map((k) => ({ host: k.call.host, user: k.call.user, leads: leads(k) })),
-    texts,
+    [...kept.map((k) => ({ host: k.unit.segment.host, user: k.unit.segment.user, leads: leads(k) })), ...placements.map((p) => ({ host: p.host, user: null, leads: false }))],
+    recorded.messages.map((m) => m.text),
     new Map(),
   );
-  const model = kept.find((k) => k.action.model)?.action.model ?? null;
+  const role = (host: string | null): string => roleOf.get(host) ?? 'head';
+  const workdirs = roleWorkdirs(kept, role, dirs.home, recorded.directory);
+  const model = kept.flatMap((k) => k.unit.segment.actions).find((a) => a.model)?.model ?? null;
   const commandsByRole = new Map<string, string[]>();
-  for (const k of kept) {
-    const role = roleOf.get(k.call.host) ?? 'head';
-    commandsByRole.set(role, [...(commandsByRole.get(role) ?? []), k.command]);
-  }
-  const variables = findVariables({ image: recorded.accepted, model, commandsByRole });
+  for (const k of kept) commandsByRole.set(role(k.unit.segment.host), [...(commandsByRole.get(role(k.unit.segment.host)) ?? []), k.command]);
+  const digest = imageDigest(kept, recorded.accepted);
+  const found: FoundVariable[] = [...findVariables({ image: recorded.accepted, imageDigest: digest, model, commandsByRole }), ...workdirs.variables];
+  const literal = found.map((v) => ({ name: v.name, value: v.literal ?? v.value, description: v.description }));
   const secrets: SecretReference[] = [];
-  const serveCall = kept.find((k) => k.action.kind === 'serve')?.call;
-  const hostWords = Object.entries(roles).flatMap(([role, spec]) => [role, spec.recorded_hostname, spec.recorded_address].filter((w): w is string => Boolean(w)));
+  const context: StepContext = {
+    variables: literal.filter((v) => !v.name.endsWith('_workdir')),
+    hostWords: Object.entries(roles).flatMap(([name, spec]) => [name, spec.recorded_hostname, spec.recorded_address].filter((w): w is string => Boolean(w))),
+    roleOf: role,
+    workdirOf: (unit) => workdirs.stepWorkdir(unit),
+    secrets,
+    units,
+  };
 
+  // A server started with a key (a flag, an environment variable, a config file) needs it in its checks too.
+  const KEYED = /api[-_]?key|api[-_]?token|auth[-_]?token|--token\b/i;
+  const hasKey = kept.some((k) => k.unit.effect !== 'check' && KEYED.test(k.command)) || placements.some((p) => KEYED.test(p.file.content ?? '') || p.file.edits.some((e) => KEYED.test(e.new)));
   const steps: PlanStep[] = [];
   const groupOf = new Map<PlanStep, string | null>();
-  let firstHealth = true;
-  for (const k of kept) {
-    const role = roleOf.get(k.call.host) ?? 'head';
-    const referenced = secretsToReferences(k.command);
-    for (const secret of referenced.secrets) if (!secrets.some((s) => s.name === secret.name)) secrets.push(secret);
-    const command = templatize(referenced.command, variables);
+  const removed = new Set<string>();
+  for (const k of choice.kept) {
+    for (const placement of placements.filter((p) => p.before === k)) {
+      steps.push(stepForFile(placement, workdirs.filePath(placement.path, role(placement.host)), role(placement.host), context));
+    }
+    if (copies.has(k)) continue;
+    const name = k.unit.changes.map((leaf) => leaf.command.dockerRun).find((run) => run?.name && (run.detached || run.name))?.name;
+    const removes = (text: string): boolean => /\bdocker\s+(?:container\s+)?rm\b/.test(text);
+    if (name && !removed.has(`${role(k.unit.segment.host)}:${name}`) && !removes(k.command)) {
+      const runners = kept.filter((other) => !removes(other.command) && other.unit.changes.some((leaf) => leaf.command.dockerRun?.name === name)).map((other) => role(other.unit.segment.host));
+      const roleList = [...new Set(runners)].filter((r) => !removed.has(`${r}:${name}`));
+      for (const r of roleList) removed.add(`${r}:${name}`);
+      steps.push(removalStep(name, roleList, context));
+    }
+    const command = k.unit.effect === 'check' && !hasKey ? stripUnusedBearer(k.command) : k.command;
+    const step = stepForUnit({ ...k, command }, context);
     // The same command on another host right after (in parallel, or one after the other): one step.
     const previous = steps.at(-1);
-    if (previous && previous.command === command && !previous.roles.includes(role)) {
+    const stepRole = step.roles[0] as string;
+    if (previous && previous.command === step.command && previous.workdir === step.workdir && !previous.roles.includes(stepRole)) {
       // Each host's own recorded call, so a run is compared with what that host did.
       const first = previous.roles[0] ?? 'head';
-      previous.source.roles = { [first]: { message_ordinal: previous.source.message_ordinal, call_id: previous.source.call_id }, ...previous.source.roles, [role]: { message_ordinal: k.call.messageOrdinal, call_id: k.call.callId } };
-      previous.roles.push(role);
-      previous.timeout_s = Math.max(previous.timeout_s, timeoutFor(k.call));
+      previous.source.roles = {
+        [first]: { message_ordinal: previous.source.message_ordinal, call_id: previous.source.call_id },
+        ...previous.source.roles,
+        [stepRole]: { message_ordinal: step.source.message_ordinal, call_id: step.source.call_id },
+      };
+      previous.roles.push(stepRole);
+      previous.timeout_s = Math.max(previous.timeout_s, step.timeout_s);
       continue;
     }
-    const facts = stepFacts(k.action, k.call, k.command, leads(k));
-    const isHealth = k.action.kind === 'health';
-    const step: PlanStep = {
-      id: facts.idBase,
-      description: describe(k.call, hostWords),
-      roles: [role],
-      command,
-      timeout_s: timeoutFor(k.call),
-      // Expected values follow their variable too: `--var model=…` moves what a health check expects.
-      expect: { exit: k.call.exitCode ?? 0, output: facts.expectOutput === null ? null : templatizePattern(facts.expectOutput, variables) },
-      guard: facts.guard === null ? null : templatize(facts.guard, variables),
-      destructive: isDestructive(k.command),
-      poll: isHealth && firstHealth ? pollFor(k, recorded.calls, serveCall) : null,
-      independent_of: [],
-      source: { message_ordinal: k.call.messageOrdinal, call_id: k.call.callId },
-    };
-    if (isHealth) firstHealth = false;
-    groupOf.set(step, k.call.parallelGroup);
+    groupOf.set(step, k.unit.call.parallelGroup);
     steps.push(step);
   }
   uniqueIds(steps);
   markIndependent(steps, groupOf);
-
+  const used = new Set(steps.flatMap((step) => [step.command, step.guard ?? '', step.workdir ?? ''].join('\n').match(/\{\{\s*([A-Za-z_]\w*)/g) ?? []).map((m) => m.replace(/^\{\{\s*/, '')));
   const plan = planSchema.parse({
     version: PLAN_VERSION,
     session: recorded.session,
     goal: recorded.goal,
-    candidate: recorded.accepted,
+    purpose: purpose.kind,
+    candidate: recorded.accepted ?? recorded.candidates.find((c) => c.verdict === 'accepted')?.name ?? null,
     roles,
     variables: Object.fromEntries([
-      ...variables.map((v) => [v.name, { value: v.value, description: v.description }] as const),
+      ...found.filter((v) => used.has(v.name)).map((v) => [v.name, { value: v.value, description: v.description }] as const),
       ...secrets.map((s) => [s.name, { env: s.name, description: s.description, secret: true }] as const),
     ]),
     steps,
   });
   return { plan, decisions };
+}
+
+/** The digest the record showed when the accepted image was pulled (`Digest: sha256:…`). */
+function imageDigest(kept: readonly KeptUnit[], image: string | null): string | null {
+  if (!image) return null;
+  for (const k of kept) {
+    if (!k.unit.segment.actions.some((a) => a.kind === 'pull')) continue;
+    const digest = /^Digest: (sha256:[0-9a-f]{64})$/m.exec(k.unit.call.output)?.[1];
+    if (digest && k.command.includes(image.replace(/:latest$/, ''))) return digest;
+  }
+  return null;
+}
+
+function explain(
+  recorded: RecordedSession,
+  units: readonly Unit[],
+  choice: ReturnType<typeof chooseUnits>,
+  writers: ReadonlyMap<Segment, FileRecord>,
+  copies: ReadonlySet<KeptUnit>,
+  placements: ReturnType<typeof placeFiles>['placements'],
+  unused: readonly FileRecord[],
+): Decision[] {
+  const decisions: Decision[] = [];
+  const placed = new Map(placements.map((p) => [fileKeyOf(p.file), p]));
+  const keptWhy = new Map(choice.kept.map((k) => [k.unit, k.why]));
+  for (const call of recorded.calls) {
+    const add = (kept: boolean, why: string): void => {
+      decisions.push({ callId: call.callId, messageOrdinal: call.messageOrdinal, kept, why });
+    };
+    const mine = units.filter((unit) => unit.call === call);
+    const files = [...placed.values()].filter((p) => p.file.changedBy.some((c) => c.callId === call.callId));
+    const notUsed = unused.filter((file) => file.changedBy.some((c) => c.callId === call.callId));
+    for (const p of files) add(true, `writes ${p.path}${p.host !== p.file.host ? ` (on ${p.host ?? 'the local machine'})` : ''}: a later step needs it`);
+    for (const file of notUsed) add(false, `writes ${file.path}${file.deleted ? ', deleted later' : ''}: no kept step needs it (notes, or an attempt)`);
+    if (mine.length === 0 && files.length === 0 && notUsed.length === 0) {
+      const kind = call.actions[0]?.kind ?? '';
+      add(false, NOT_SHELL_WHY[kind] ?? (call.command === null ? `not a shell command (${call.tool})` : 'nothing to run'));
+    }
+    for (const unit of mine) {
+      const where = mine.length > 1 ? `on ${unit.segment.host ?? 'the local machine'}: ` : '';
+      const writer = writers.get(unit.segment);
+      const copy = [...copies].find((k) => k.unit === unit);
+      if (writer) continue;
+      if (copy) add(false, `${where}copies a written file to a host: the plan writes it there itself`);
+      else if (keptWhy.has(unit) && !choice.dropped.has(unit)) add(true, `${where}${keptWhy.get(unit) ?? ''}`);
+      else add(false, `${where}${choice.dropped.get(unit) ?? 'dropped'}`);
+    }
+  }
+  return decisions;
 }
 
 function uniqueIds(steps: PlanStep[]): void {

@@ -1,13 +1,11 @@
-import { classifySession, imageDisplayName, type ActionKind, type ActionRecord, type CallRecord, type Outcome } from '../../query/classify/index.js';
-import { parseCommandLine } from '../../query/shell/index.js';
-import { parseSsh } from '../../query/shell/remote.js';
-import { buildTree } from '../../query/tree/build.js';
+import { imageDisplayName, type ActionKind, type Outcome } from '../../query/classify/index.js';
+import type { StoredAction, StoredDerivation, StoredToolCall } from '../../query/stored-derivation.js';
 
 /**
- * What plan extraction reads of a recorded session: its tool calls with the remote command
- * unwrapped from `ssh host '…'`, each with the actions the classifier found in it, and the
- * verdicts of the decision tree. Built from the query layer's public functions (shell parsing,
- * `classifySession`, `buildTree`); extraction itself never parses a shell line.
+ * What plan extraction reads of a recorded session: its tool calls in order, each with the actions
+ * the stored derivation found in it (a command a later poll finished carries that poll's result),
+ * and the verdicts of the stored decision tree. Built from `loadDerivation` only: nothing is
+ * classified again, so the plan follows exactly the tree `retrace tree` shows.
  */
 
 export interface RecordedAction {
@@ -23,17 +21,26 @@ export interface RecordedAction {
   packages: string[];
   reading: string | null;
   framework: string | null;
+  /** Where it ran (the ssh target), null for where the agent ran. */
+  host: string | null;
+  user: string | null;
+  /** The simple command, as the classifier read it, and its place in the call's parsed commands. */
+  command: string;
+  commandSeq: number | null;
+  background: boolean;
+  /** The tree candidate whose evidence this call is. */
+  candidate: string | null;
 }
 
 export interface RecordedCall {
   callId: string;
   messageOrdinal: number;
+  tool: string;
+  /** The tool's input as recorded (JSON text). */
+  input: string;
+  /** The shell command line, or null for a tool that is not a shell. */
+  command: string | null;
   parallelGroup: string | null;
-  /** The recorded target (`10.1.230.180`), or null for a command run where the agent ran. */
-  host: string | null;
-  user: string | null;
-  /** What the host's shell ran: the ssh payload, or the whole command when it ran locally. */
-  remoteCommand: string | null;
   description: string | null;
   output: string;
   exitCode: number | null;
@@ -45,40 +52,30 @@ export interface RecordedCall {
   actions: RecordedAction[];
 }
 
+export interface RecordedCandidate {
+  name: string;
+  kind: string;
+  verdict: string;
+  framework: string | null;
+  parent: string | null;
+  /** The calls the tree took as its evidence. */
+  calls: string[];
+}
+
 export interface RecordedSession {
   session: { id: string; title: string | null };
+  agent: string;
+  /** The agent's working directory when the session started. */
+  directory: string | null;
   goal: string | null;
   /** The image the decision tree accepted, as written in commands; null when none was. */
   accepted: string | null;
-  rejected: string[];
+  candidates: RecordedCandidate[];
   messages: { ordinal: number; role: string; text: string }[];
   calls: RecordedCall[];
 }
 
-/** A tool call as the store holds it (see `sessionMessages`). */
-export interface StoredCall {
-  call_id: string;
-  tool: string;
-  status: string;
-  command: string | null;
-  input: string;
-  output: string | null;
-  started_at: string | null;
-  duration_ms: number | null;
-  exit_code: number | null;
-  timed_out: boolean;
-  parallel_group: string | null;
-}
-
-export interface StoredMessage {
-  ordinal: number;
-  role: string;
-  text: string;
-  reasoning: string;
-  tool_calls: StoredCall[];
-}
-
-function inputField(input: string, field: string): unknown {
+export function inputField(input: string, field: string): unknown {
   try {
     const parsed: unknown = JSON.parse(input);
     return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>)[field] : undefined;
@@ -87,18 +84,7 @@ function inputField(input: string, field: string): unknown {
   }
 }
 
-/** The one ssh a command line is (`ssh u@h '…' 2>&1`): its target and payload; else a local command. */
-function unwrapRemote(command: string): { host: string | null; user: string | null; remoteCommand: string } {
-  const top = parseCommandLine(command);
-  const only = top.length === 1 ? top[0] : undefined;
-  if (only?.carrier === 'ssh') {
-    const target = parseSsh(only.argv);
-    if (target && target.command.length > 0) return { host: target.host, user: target.user, remoteCommand: target.command.join(' ') };
-  }
-  return { host: null, user: null, remoteCommand: command };
-}
-
-function toAction(action: ActionRecord): RecordedAction {
+function toAction(action: StoredAction): RecordedAction {
   return {
     kind: action.kind,
     outcome: action.outcome,
@@ -112,66 +98,68 @@ function toAction(action: ActionRecord): RecordedAction {
     packages: action.packages,
     reading: action.reading,
     framework: action.framework,
+    host: action.host,
+    user: action.user,
+    command: action.command,
+    commandSeq: action.commandSeq,
+    background: action.background,
+    candidate: action.candidate,
   };
 }
 
-export function recordedSession(session: { id: string; title: string | null }, messages: readonly StoredMessage[]): RecordedSession {
-  const callRecords: CallRecord[] = [];
-  const recorded: RecordedCall[] = [];
-  for (const message of messages) {
-    for (const call of message.tool_calls) {
-      const startedAt = call.started_at ? Date.parse(call.started_at) : null;
-      callRecords.push({
-        callId: call.call_id,
-        messageOrdinal: message.ordinal,
-        tool: call.tool,
-        status: call.status,
-        input: call.input,
-        command: call.command,
-        output: call.output,
-        startedAt,
-        durationMs: call.duration_ms,
-        exitCode: call.exit_code,
-        timedOut: call.timed_out,
-      });
-      const remote = call.command ? unwrapRemote(call.command) : { host: null, user: null, remoteCommand: null };
-      const timeout = inputField(call.input, 'timeout');
-      const description = inputField(call.input, 'description');
-      recorded.push({
-        callId: call.call_id,
-        messageOrdinal: message.ordinal,
-        parallelGroup: call.parallel_group,
-        ...remote,
-        description: typeof description === 'string' ? description : null,
-        output: call.output ?? '',
-        exitCode: call.exit_code,
-        timedOut: call.timed_out,
-        startedAt,
-        durationMs: call.duration_ms,
-        timeoutMs: typeof timeout === 'number' ? timeout : typeof timeout === 'string' && /^\d+$/.test(timeout) ? Number(timeout) : null,
-        actions: [],
-      });
-    }
-  }
-  const { actions } = classifySession(callRecords);
-  const byCall = new Map(recorded.map((call) => [call.callId, call]));
-  for (const action of actions) if (!action.superseded) byCall.get(action.callId)?.actions.push(toAction(action));
+function toCall(call: StoredToolCall): RecordedCall {
+  const timeout = inputField(call.input, 'timeout');
+  const description = inputField(call.input, 'description');
+  return {
+    callId: call.callId,
+    messageOrdinal: call.messageOrdinal,
+    tool: call.tool,
+    input: call.input,
+    command: call.command !== null && call.command.trim() !== '' ? call.command : null,
+    parallelGroup: call.parallelGroup,
+    description: typeof description === 'string' ? description : null,
+    output: call.output,
+    exitCode: call.exitCode,
+    timedOut: call.timedOut,
+    startedAt: call.startedAt,
+    durationMs: call.durationMs,
+    timeoutMs: typeof timeout === 'number' ? timeout : typeof timeout === 'string' && /^\d+$/.test(timeout) ? Number(timeout) : null,
+    actions: [],
+  };
+}
 
-  const tree = buildTree({
-    sessionId: session.id,
-    isSubagent: false,
-    messages: messages.map((m) => ({ ordinal: m.ordinal, role: m.role, text: m.text, reasoning: m.reasoning })),
-    actions,
-    delegated: [],
-  });
-  const accepted = tree.candidates.find((c) => c.verdict === 'accepted' && c.kind !== 'framework');
+export function recordedSession(derivation: StoredDerivation): RecordedSession {
+  const calls = derivation.calls.map(toCall);
+  const byId = new Map(calls.map((call) => [call.callId, call]));
+  const finishers = new Map<string, RecordedCall>();
+  for (const action of derivation.actions) {
+    // A command left running belongs to its own call; the poll that finished it carries its end.
+    if (action.superseded) continue;
+    const owner = action.continues ? byId.get(action.continues) : byId.get(action.callId);
+    if (!owner) continue;
+    owner.actions.push(toAction(action));
+    if (action.continues) finishers.set(owner.callId, byId.get(action.callId) ?? owner);
+  }
+  for (const [callId, finisher] of finishers) {
+    const owner = byId.get(callId);
+    if (!owner || finisher === owner) continue;
+    owner.exitCode = finisher.exitCode ?? owner.exitCode;
+    owner.timedOut = finisher.timedOut;
+    owner.output = `${owner.output}\n${finisher.output}`;
+    owner.durationMs = (owner.durationMs ?? 0) + (finisher.durationMs ?? 0);
+  }
+  const tree = derivation.tree;
+  const candidates = (tree?.candidates ?? []).map((c) => ({ name: c.name, kind: c.kind, verdict: c.verdict, framework: c.framework, parent: c.parent, calls: c.evidence.map((e) => e.call_id) }));
+  const accepted = candidates.find((c) => c.verdict === 'accepted' && c.kind !== 'framework');
   const acceptedImage = accepted ? (accepted.kind === 'approach' ? accepted.parent : accepted.name) : null;
   return {
-    session,
-    goal: tree.goal,
-    accepted: acceptedImage ? imageDisplayName(acceptedImage) : null,
-    rejected: tree.candidates.filter((c) => c.verdict === 'rejected' && c.kind === 'image').map((c) => imageDisplayName(c.name)),
-    messages: messages.map((m) => ({ ordinal: m.ordinal, role: m.role, text: m.text })),
-    calls: recorded,
+    session: { id: derivation.session.id, title: derivation.session.title },
+    agent: derivation.session.agent,
+    directory: derivation.session.directory,
+    goal: tree?.goal ?? null,
+    accepted: acceptedImage && candidates.some((c) => c.name === acceptedImage && c.kind === 'image') ? imageDisplayName(acceptedImage) : null,
+    candidates,
+    messages: derivation.messages,
+    calls,
   };
 }

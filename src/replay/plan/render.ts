@@ -1,5 +1,5 @@
 import type { Plan, PlanStep } from '../../core/plan/schema.js';
-import { renderPattern, renderTemplate, TemplateError } from './template.js';
+import { renderPattern, renderTemplate, renderWorkdir, shellQuote, TemplateError } from './template.js';
 
 /** Turning a plan into the commands a host will run, and the dry run's text. Pure. */
 
@@ -23,18 +23,32 @@ export function planValues(plan: Plan, overrides: Readonly<Record<string, string
 }
 
 export interface RenderedStep {
+  /** What the host runs: the step's command, after a `cd` into its workdir when it has one. */
   command: string;
+  /** The directory the step runs in, as rendered (null: where the login shell starts). */
+  workdir: string | null;
   guard: string | null;
   /** expect.output with its placeholders as literal text: `--var model=…` moves what is expected too. */
   expectOutput: string | null;
 }
 
 export function renderStep(step: PlanStep, values: Readonly<Record<string, string>>): RenderedStep {
+  const command = renderTemplate(step.command, values);
+  const workdir = step.workdir === null ? null : renderWorkdir(step.workdir, values);
   return {
-    command: renderTemplate(step.command, values),
+    // A missing directory fails the step with the shell's own message (`cd: /srv/app: No such file or directory`).
+    command: workdir === null ? command : `${changeDirectory(workdir)} || exit 1\n${command}`,
+    workdir,
     guard: step.guard === null ? null : renderTemplate(step.guard, values),
     expectOutput: step.expect.output === null ? null : renderPattern(step.expect.output, values),
   };
+}
+
+/** `cd` into a directory given as text: `~` and `~/…` stay the home's, everything else is one quoted word. */
+export function changeDirectory(dir: string): string {
+  if (dir === '~') return 'cd ~';
+  if (dir.startsWith('~/')) return `cd ~/${shellQuote(dir.slice(2))}`;
+  return `cd ${shellQuote(dir.startsWith('-') ? `./${dir}` : dir)}`;
 }
 
 export class StepRangeError extends Error {
@@ -100,6 +114,7 @@ export function renderDryRun(input: DryRunInput): string {
   const { plan, range } = input;
   const lines: string[] = [];
   lines.push(`Plan for ${plan.session.title ? `"${plan.session.title}"` : plan.session.id} (session ${plan.session.id})`);
+  if (plan.purpose === 'cleanup') lines.push('A clean-up plan: the session removed or stopped things; it deploys nothing');
   if (plan.candidate) lines.push(`Winning candidate: ${plan.candidate}`);
   lines.push(`${plan.steps.length} steps; roles: ${Object.keys(plan.roles).join(', ')}`);
   for (const [role, spec] of Object.entries(plan.roles)) {
@@ -120,8 +135,10 @@ export function renderDryRun(input: DryRunInput): string {
       ].filter(Boolean);
       lines.push(`  ${index + 1}. ${step.id}${step.description ? ` — ${step.description}` : ''}`);
       lines.push(`     [${marks.join('] [')}]`);
+      if (rendered.workdir !== null) lines.push(`     in ${rendered.workdir}`);
+      if (step.file) lines.push(`     writes ${step.file.path}${step.file.sha256 ? ` (sha256 ${step.file.sha256.slice(0, 12)}…)` : ' (edits applied in place)'}`);
       if (rendered.guard) lines.push(indent(rendered.guard, '     guard: ').replace(/\n {5}guard: /g, '\n            '));
-      lines.push(indent(rendered.command, '     $ ').replace(/\n {5}\$ /g, '\n       '));
+      lines.push(indent(renderTemplate(step.command, input.values), '     $ ').replace(/\n {5}\$ /g, '\n       '));
       const expected = [step.expect.exit === null ? null : `exit ${step.expect.exit}`, rendered.expectOutput ? `output /${rendered.expectOutput}/` : null].filter(Boolean);
       if (expected.length > 0) lines.push(`     expect: ${expected.join(', ')}`);
     });

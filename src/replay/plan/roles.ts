@@ -2,7 +2,8 @@ import type { Plan } from '../../core/plan/schema.js';
 
 /**
  * Roles from the hosts the kept steps ran on: the host that served (or started the cluster head)
- * is `head`, the others `worker`, `worker-2`, … in order of first use; one host alone is `head`.
+ * is `head`, the others `worker`, `worker-2`, … in order of first use; one host alone is `head`, and
+ * the agent's own machine beside remote hosts it did not serve from is `local`.
  * Hostnames come from the session's words ("spark-1a32 is the head, spark-5be3 the worker") or
  * from a `hostname` the host printed. Recorded addresses are kept as comments, never targets.
  */
@@ -45,10 +46,17 @@ export function assignRoles(uses: readonly HostUse[], texts: readonly string[], 
     if (use.leads && lead === undefined) lead = use.host;
   }
   const ordered = lead === undefined ? order : [lead, ...order.filter((host) => host !== lead)];
+  // Where the agent ran, beside remote hosts it did not serve from, is `local` (it copied or drove them from there).
+  const local = ordered.length > 1 && ordered[0] !== null && ordered.includes(null);
+  const remote = local ? ordered.filter((host) => host !== null) : ordered;
   const named = hostnamesByRoleWord(texts);
   const roles: Plan['roles'] = {};
   const roleOf = new Map<string | null, string>();
-  ordered.forEach((host, index) => {
+  if (local) {
+    roleOf.set(null, 'local');
+    roles['local'] = { recorded_address: null, recorded_hostname: null, recorded_user: null };
+  }
+  remote.forEach((host, index) => {
     const role = index === 0 ? 'head' : index === 1 ? 'worker' : `worker-${index}`;
     roleOf.set(host, role);
     roles[role] = {

@@ -35,12 +35,20 @@ function envName(text: string): string {
 function nameFor(before: string, kind: string): { name: string; description: string } {
   const assignment = /(?:^|[^A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*=\s*["']?$/.exec(before);
   if (assignment?.[1]) return { name: envName(assignment[1]), description: `${assignment[1]} in the recorded command (${kind})` };
+  // A key of a YAML or JSON file (`api_key: …`, `"token": "…"`): the file's own name for it.
+  const key = /(?:^|[\s{,])["']?([A-Za-z_][A-Za-z0-9_-]*)["']?\s*:\s*["']?$/.exec(before);
+  if (key?.[1] && !/^(?:https?|Bearer|Authorization)$/i.test(key[1])) return { name: NAME_BY_KIND[kind] ?? envName(key[1]), description: `${key[1]} in the recorded file (${kind})` };
   if (/[Bb]earer\s+$/.test(before)) return { name: 'API_KEY', description: `the Bearer token of the recorded request (${kind})` };
   const url = /:\/\/([^\s:/@"']+):$/.exec(before);
   if (url) return { name: 'URL_PASSWORD', description: `the password of ${url[1]} in a recorded URL` };
   const flag = /--([a-z][a-z0-9-]*)[=\s]["']?$/.exec(before);
   if (flag?.[1]) return { name: NAME_BY_KIND[kind] ?? envName(flag[1]), description: `the value of --${flag[1]} (${kind})` };
   return { name: NAME_BY_KIND[kind] ?? envName(kind), description: `a ${kind} in the recorded command` };
+}
+
+/** The environment variable a `[REDACTED:kind]` marker stands for, from the text before it (a file's content too). */
+export function secretReferenceName(before: string, kind: string): SecretReference {
+  return nameFor(before, kind);
 }
 
 /** `${NAME}` written so the shell expands it wherever it stands (inside single quotes too). */
@@ -83,4 +91,12 @@ export function secretsToReferences(command: string): { command: string; secrets
     last = end;
   }
   return { command: out + redacted.slice(last), secrets };
+}
+
+/**
+ * A check's `-H "Authorization: Bearer …"` removed when no step of the plan gives the server a key:
+ * a server started without one ignores it, and the replay must not ask for a secret nothing uses.
+ */
+export function stripUnusedBearer(command: string): string {
+  return command.replace(/\s+-H\s*(["'])Authorization: Bearer \[REDACTED:[a-z0-9:_-]+\]\1/g, '');
 }

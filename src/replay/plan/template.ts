@@ -175,6 +175,18 @@ export function renderTemplate(text: string, values: Readonly<Record<string, str
   return out + text.slice(last);
 }
 
+/**
+ * A workdir template rendered as plain text (not shell-quoted): the caller writes it into one
+ * `cd` word itself, keeping a leading `~` the home's.
+ */
+export function renderWorkdir(template: string, values: Readonly<Record<string, string>>): string {
+  const text = template.replace(PLACEHOLDER, (whole, name: string, filter: string | undefined) =>
+    Object.hasOwn(values, name) ? placeholderValue(values[name] ?? '', filter) : whole,
+  );
+  if (/[\n\r\0]/.test(text)) throw new TemplateError(`workdir "${template}": a directory cannot hold a line break or NUL`);
+  return text;
+}
+
 /** Turns every literal occurrence of a value into its placeholder (plan extraction's inverse). */
 export function templatize(text: string, values: readonly { name: string; value: string }[]): string {
   // Longest values first, so `192.168.200.1` never eats part of `192.168.200.12`.

@@ -9,10 +9,14 @@ export interface FoundVariable {
   name: string;
   value: string;
   description: string;
+  /** The text the commands hold, when the plan's value differs from it (an image pinned by its digest). */
+  literal?: string;
 }
 
 export interface VariableSources {
   image: string | null;
+  /** The digest the record showed for the image (`sha256:…`): the plan pins it, the tag stays in the description. */
+  imageDigest?: string | null;
   model: string | null;
   /** Kept commands by the role that ran them. */
   commandsByRole: ReadonlyMap<string, readonly string[]>;
@@ -47,12 +51,26 @@ export function findVariables(sources: VariableSources): FoundVariable[] {
     if (value && all.some((text) => text.includes(value)) && !found.some((v) => v.value === value)) found.push({ name, value, description });
   };
   add('image', sources.image, 'the serving image the session accepted');
+  const image = found.find((v) => v.name === 'image');
+  if (image && sources.imageDigest) {
+    const repository = image.value.replace(/@sha256:[0-9a-f]+$/, '').replace(/:([\w][\w.-]*)$/, '');
+    const tag = /:([\w][\w.-]*)$/.exec(image.value.replace(/@sha256:[0-9a-f]+$/, ''))?.[1] ?? 'latest';
+    image.literal = image.value;
+    // `repo:tag@sha256:…`: docker resolves the digest and the tag stays readable (`repo@sha256:…` when none was written).
+    image.value = `${image.value.replace(/@sha256:[0-9a-f]+$/, '')}@${sources.imageDigest}`;
+    image.description = `the serving image the session accepted, pinned by the digest the record showed (tag ${tag} when recorded; --var image=${repository}:${tag} to move)`;
+  }
   add('model', sources.model, 'the model served (its Hugging Face id)');
   add('network_interface', mostCommon(captures(all, INTERFACE_SETTINGS)), 'the network interface of the cluster link (RoCE/InfiniBand)');
   add('rdma_device', mostCommon(captures(all, RDMA_DEVICE)), 'the RDMA device NCCL uses on that link');
   for (const [role, texts] of sources.commandsByRole) {
     add(nodeAddressVariable(role), mostCommon(captures(texts, NODE_ADDRESS)), `the ${role}'s address on the cluster link`);
   }
-  add('container', mostCommon(captures(all, CLUSTER_CONTAINER)), 'the name of the serving container');
+  const container = mostCommon(captures(all, CLUSTER_CONTAINER));
+  // A container named like a program it runs (`--name trtllm-build … trtllm-build --checkpoint_dir`): a
+  // variable would rename the program too.
+  const escaped = (container ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const isProgram = container !== null && all.some((text) => new RegExp(`(?:^|[;&|(\\n'"])\\s*${escaped}(?=\\s|$)`).test(text));
+  if (!isProgram) add('container', container, 'the name of the serving container');
   return found;
 }

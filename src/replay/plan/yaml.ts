@@ -35,8 +35,12 @@ function describeRole(role: Plan['roles'][string]): string | null {
   return where ? ` recorded as ${where} (never used as a target)` : null;
 }
 
+/** The optional fields a step leaves out when unset, so the YAML shows only what a step has. */
+const OMITTED_WHEN_NULL = ['workdir', 'file'] as const;
+
 export function planToYaml(plan: Plan): string {
-  const doc = new Document(plan);
+  const shown = { ...plan, steps: plan.steps.map((step) => Object.fromEntries(Object.entries(step).filter(([key, value]) => !(OMITTED_WHEN_NULL as readonly string[]).includes(key) || value !== null))) };
+  const doc = new Document(shown);
   doc.commentBefore = HEADER;
   const contents = doc.contents;
   if (isMap(contents)) {
@@ -81,10 +85,10 @@ export function planReferenceProblems(plan: Plan): string[] {
     if (ids.has(step.id)) problems.push(`${at}: step id "${step.id}" is used twice`);
     ids.add(step.id);
     for (const role of step.roles) if (!plan.roles[role]) problems.push(`${at}: role "${role}" is not declared under roles`);
-    for (const filter of [step.command, step.guard ?? '', step.expect.output ?? ''].flatMap(unknownFiltersOf)) {
+    for (const filter of [step.command, step.guard ?? '', step.expect.output ?? '', step.workdir ?? ''].flatMap(unknownFiltersOf)) {
       problems.push(`${at}: unknown filter "${filter}" (known: ${Object.keys(FILTERS).join(', ')})`);
     }
-    for (const name of [...placeholdersOf(step.command), ...placeholdersOf(step.guard ?? '')]) {
+    for (const name of [...placeholdersOf(step.command), ...placeholdersOf(step.guard ?? ''), ...placeholdersOf(step.workdir ?? '')]) {
       if (!declared.has(name)) problems.push(`${at}: {{ ${name} }} is not declared under variables`);
       else if ('env' in (plan.variables[name] ?? {})) problems.push(`${at}: secret ${name} must be written \${${name}}, not {{ ${name} }}`);
     }

@@ -319,6 +319,11 @@ sim_docker_inspect_container() { # [--format T] name
     esac
     shift
   done
+  if ! sim_container_exists "$name"; then
+    echo '[]'
+    echo "Error: No such container: $name" >&2
+    return 1
+  fi
   local dir running=false state
   dir="$(sim_container_dir "$name")"
   sim_container_running "$name" && running=true

@@ -17,6 +17,11 @@ sim_docker_pull() { # image [quiet]
     echo "Error response from daemon: manifest for $ref not found: manifest unknown: manifest unknown" >&2
     return 1
   fi
+  # A reference pinned by digest (repo[:tag]@sha256:…) names exactly one manifest: the catalogue's, or none.
+  if [[ "$1" == *@sha256:* && "${1##*@}" != "$IMAGE_DIGEST" ]]; then
+    echo "Error response from daemon: manifest for ${1#docker.io/} not found: manifest unknown: manifest unknown" >&2
+    return 1
+  fi
   if [[ "$IMAGE_PULLABLE" != yes ]]; then
     echo "Error response from daemon: pull access denied for $repository, repository does not exist or may require 'docker login': denied: requested access to the resource is denied" >&2
     return 1
