@@ -41,7 +41,11 @@ export async function runTui(services: TuiServices, start: readonly Route[], opt
   const onStopSignal = () => {
     surviveLostTerminal();
     liveRun?.interrupt();
-    unmount?.();
+    try {
+      unmount?.();
+    } catch {
+      // Ink's last frame to a hung-up terminal: the run is stopping all the same.
+    }
   };
   if (liveRun) {
     // Registered before the terminal's own handlers, so the last frame is drawn on the alternate
@@ -70,8 +74,20 @@ export async function runTui(services: TuiServices, start: readonly Route[], opt
     await instance.waitUntilExit();
   } finally {
     terminal.restore();
-    if (liveRun && !runFinished) await stopLiveRun(liveRun, streams.stderr, options.runningSteps);
-    for (const signal of STOP_SIGNALS) process.off(signal, onStopSignal);
+    try {
+      if (liveRun && !runFinished) await stopLiveRun(liveRun, streams.stderr, options.runningSteps);
+    } finally {
+      for (const signal of STOP_SIGNALS) process.off(signal, onStopSignal);
+    }
+  }
+}
+
+/** A line for the user, if a terminal is still there to read it (after SIGHUP it is not). */
+function say(stream: NodeJS.WriteStream, text: string): void {
+  try {
+    stream.write(text);
+  } catch {
+    // the terminal is gone
   }
 }
 
@@ -82,10 +98,10 @@ function ignore(): void {
 /** Interrupts the run and waits until it is recorded, saying what it waits for when that takes a while. */
 async function stopLiveRun(liveRun: NonNullable<TuiServices['liveRun']>, stderr: NodeJS.WriteStream, runningSteps?: () => string[]): Promise<void> {
   liveRun.interrupt();
-  stderr.write('Interrupted: stopping the running step and recording the run …\n');
+  say(stderr, 'Interrupted: stopping the running step and recording the run …\n');
   const notice = setTimeout(() => {
     const waiting = runningSteps?.() ?? [];
-    stderr.write(waiting.length > 0 ? `Still stopping: waiting for ${waiting.join(', ')} (its remote process group)…\n` : 'Still stopping: recording the run …\n');
+    say(stderr, waiting.length > 0 ? `Still stopping: waiting for ${waiting.join(', ')} (its remote process group)…\n` : 'Still stopping: recording the run …\n');
   }, STOP_NOTICE_MS);
   try {
     await liveRun.finished;
