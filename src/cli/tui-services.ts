@@ -5,35 +5,39 @@ import { searchTimeline, timelineIndexOfMessage, timelinePage } from '../query/t
 import { attemptTimings } from '../query/timings.js';
 import { loadTree, treeJson } from '../query/tree/queries.js';
 import { whyCandidate } from '../query/why.js';
-import type { Database } from '../store/database.js';
+import { Database } from '../store/database.js';
+import { heldStore, type StoreReader } from './tui-store.js';
 import { candidateCounts } from '../store/view-queries.js';
-import type { OutputPage, SessionRow, TreeView, TuiServices, WhyView } from '../tui/services.js';
+import type { OutputPage, SessionRow, TextTarget, TreeView, TuiServices, WhyView } from '../tui/services.js';
 import { listRunRows, runStepRows } from './tui-run-services.js';
+import { copyToClipboard } from './tui-clipboard.js';
 
 /**
  * The TUI's services over one open store. The TUI sees only these functions (never DuckDB):
  * every long list is paged here, in SQL.
  */
-export function createTuiServices(db: Database, options: { liveRun?: RunController } = {}): TuiServices {
+export function createTuiServices(source: Database | StoreReader, options: { liveRun?: RunController } = {}): TuiServices {
+  // Every read goes through the reader: a leased store (see leasedStore) lets ingest and replay
+  // write between the TUI's reads, and the next read sees their rows.
+  const store = source instanceof Database ? heldStore(source) : source;
+  const read = store.use.bind(store);
+  const window = async (sessionId: string, target: TextTarget, offset: number, limit: number, callId: string): Promise<OutputPage> =>
+    ({ call_id: callId, ...(await read((db) => textWindow(db, sessionId, target, offset, limit))) }) satisfies OutputPage;
   return {
-    listSessions: () => sessionRows(db),
-    timeline: async (sessionId, offset, limit) => ({ ...(await timelinePage(db, sessionId, offset, limit)), offset }),
-    searchTimeline: (sessionId, query) => searchTimeline(db, sessionId, query),
-    timelineIndexOf: (sessionId, ordinal) => timelineIndexOfMessage(db, sessionId, ordinal),
-    toolOutput: async (sessionId, callId, offset, limit) => {
-      const window = await textWindow(db, sessionId, { kind: 'call', callId }, offset, limit);
-      return { call_id: callId, ...window } satisfies OutputPage;
-    },
-    messageText: async (sessionId, ordinal, offset, limit) => {
-      const window = await textWindow(db, sessionId, { kind: 'message', ordinal }, offset, limit);
-      return { call_id: `#${ordinal}`, ...window } satisfies OutputPage;
-    },
-    searchText: (sessionId, target, query) => searchTextLines(db, sessionId, target, query),
-    tree: (sessionId) => decisionTree(db, sessionId),
-    why: (sessionId, candidate) => why(db, sessionId, candidate),
-    timings: (sessionId) => attemptTimings(db, { kind: 'all', ...(sessionId ? { sessionId } : {}) }),
-    listRuns: () => listRunRows(db),
-    runSteps: (runId) => runStepRows(db, runId),
+    listSessions: () => read((db) => sessionRows(db)),
+    timeline: async (sessionId, offset, limit) => ({ ...(await read((db) => timelinePage(db, sessionId, offset, limit))), offset }),
+    searchTimeline: (sessionId, query) => read((db) => searchTimeline(db, sessionId, query)),
+    timelineIndexOf: (sessionId, ordinal) => read((db) => timelineIndexOfMessage(db, sessionId, ordinal)),
+    toolOutput: (sessionId, callId, offset, limit) => window(sessionId, { kind: 'call', callId }, offset, limit, callId),
+    messageText: (sessionId, ordinal, offset, limit) => window(sessionId, { kind: 'message', ordinal }, offset, limit, `#${ordinal}`),
+    commandText: (sessionId, callId, offset, limit) => window(sessionId, { kind: 'command', callId }, offset, limit, callId),
+    copy: (text) => copyToClipboard(text),
+    searchText: (sessionId, target, query) => read((db) => searchTextLines(db, sessionId, target, query)),
+    tree: (sessionId) => read((db) => decisionTree(db, sessionId)),
+    why: (sessionId, candidate) => read((db) => why(db, sessionId, candidate)),
+    timings: (sessionId) => read((db) => attemptTimings(db, { kind: 'all', ...(sessionId ? { sessionId } : {}) })),
+    listRuns: () => read((db) => listRunRows(db)),
+    runSteps: (runId) => read((db) => runStepRows(db, runId)),
     ...(options.liveRun ? { liveRun: options.liveRun } : {}),
   };
 }

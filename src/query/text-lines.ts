@@ -12,13 +12,21 @@ export interface TextWindow {
   offset: number;
 }
 
-export type TextSource = { kind: 'call'; callId: string } | { kind: 'message'; ordinal: number };
+/** `command`: a tool call's command (or its input) exactly as recorded, line by line. */
+export type TextSource = { kind: 'call'; callId: string } | { kind: 'message'; ordinal: number } | { kind: 'command'; callId: string };
 
 /** Longer lines are cut: a pager shows at most a screen's width of them anyway. */
 const MAX_LINE_CHARS = 2_000;
+/** A command is shown (and copied) whole: only a pathological one is cut. */
+const MAX_COMMAND_LINE_CHARS = 200_000;
 
 const CALL_TEXT = `
   SELECT coalesce(command, title, tool) AS title, string_split(rtrim(coalesce(output, ''), chr(10)), chr(10)) AS l
+  FROM tool_calls WHERE session_id = $session AND call_id = $ref`;
+
+// The command as the agent ran it (\`ssh aurora@10.1.230.180 '…'\`), never the summary's rewrite.
+const COMMAND_TEXT = `
+  SELECT 'Command · ' || tool AS title, string_split(rtrim(coalesce(command, input, ''), chr(10)), chr(10)) AS l
   FROM tool_calls WHERE session_id = $session AND call_id = $ref`;
 
 const MESSAGE_TEXT = `
@@ -30,11 +38,12 @@ const MESSAGE_TEXT = `
   FROM messages WHERE session_id = $session AND ordinal = $ref`;
 
 function sourceQuery(source: TextSource): { sql: string; ref: string | number } {
+  if (source.kind === 'command') return { sql: COMMAND_TEXT, ref: source.callId };
   return source.kind === 'call' ? { sql: CALL_TEXT, ref: source.callId } : { sql: MESSAGE_TEXT, ref: source.ordinal };
 }
 
 function describe(source: TextSource): string {
-  return source.kind === 'call' ? `tool call ${source.callId}` : `message #${source.ordinal}`;
+  return source.kind === 'message' ? `message #${source.ordinal}` : `tool call ${source.callId}`;
 }
 
 /** Lines [offset, offset + limit) of the text; an empty text has no lines. */
@@ -48,7 +57,7 @@ export async function textWindow(db: Database, sessionId: string, source: TextSo
   );
   if (!row) throw new Error(`no ${describe(source)} in session ${sessionId}`);
   const total = Number(row['total'] ?? 0);
-  const lines = total === 0 ? [] : (Array.isArray(row['lines']) ? row['lines'] : []).map((line) => String(line ?? '').slice(0, MAX_LINE_CHARS));
+  const lines = total === 0 ? [] : (Array.isArray(row['lines']) ? row['lines'] : []).map((line) => String(line ?? '').slice(0, source.kind === 'command' ? MAX_COMMAND_LINE_CHARS : MAX_LINE_CHARS));
   return { title: String(row['title'] ?? ''), lines, total_lines: total, offset: from };
 }
 

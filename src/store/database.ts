@@ -23,6 +23,18 @@ export interface OpenOptions {
    * `autoload_known_extensions`, `autoinstall_known_extensions`, `lock_configuration`.
    */
   lockedDown?: { allowFiles: boolean };
+  /**
+   * How long to wait for another process's lock on the file to go (default 3 s): a TUI holds the
+   * store only for a moment while it reads, and an ingest started then should wait, not fail.
+   */
+  lockWaitMs?: number;
+}
+
+const DEFAULT_LOCK_WAIT_MS = 3_000;
+
+/** DuckDB's words for "another process holds this file". */
+function isLockConflict(error: unknown): boolean {
+  return /Conflicting lock|Could not set lock|lock on file/i.test(error instanceof Error ? error.message : String(error));
 }
 
 export interface QueryResult {
@@ -107,11 +119,15 @@ export class Database {
       settings['allow_community_extensions'] = 'false';
       settings['lock_configuration'] = 'true';
     }
-    let instance: DuckDBInstance;
-    try {
-      instance = await DuckDBInstance.create(path, settings);
-    } catch (error) {
-      throw describeOpenFailure(path, error);
+    let instance: DuckDBInstance | null = null;
+    const deadline = Date.now() + (options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
+    for (let delay = 25; instance === null; delay = Math.min(delay * 2, 400)) {
+      try {
+        instance = await DuckDBInstance.create(path, settings);
+      } catch (error) {
+        if (!isLockConflict(error) || Date.now() + delay > deadline) throw describeOpenFailure(path, error);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
     }
     const connection = await instance.connect();
     const database = new Database(path, instance, connection, readOnly);

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** Failures of the store that a user can act on; the CLI prints their message without a stack. */
 export class StoreError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -24,13 +26,30 @@ export class QueryError extends Error {
 
 const LOCK_HOLDER = /Conflicting lock is held in (.+?) \(PID (\d+)\)/;
 
+/**
+ * What the lock holder is, as \`ps\` would say it (\`retrace tui --db x.duckdb\`): DuckDB names only the
+ * executable (\`/usr/bin/node\`), which is every retrace process. Linux's /proc; null elsewhere.
+ */
+export function commandOfPid(pid: number): string | null {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg !== '');
+    if (args.length === 0) return null;
+    // \`node /path/bin/retrace.js tui …\` reads better as \`retrace tui …\`.
+    const script = args.findIndex((arg) => /(^|\/)retrace(\.js)?$/.test(arg));
+    const command = (script >= 0 ? ['retrace', ...args.slice(script + 1)] : args).join(' ').replace(/\s+/g, ' ');
+    return command.length > 200 ? `${command.slice(0, 199)}…` : command;
+  } catch {
+    return null;
+  }
+}
+
 /** Turns DuckDB's open failures into messages that say what to do. */
 export function describeOpenFailure(path: string, error: unknown): StoreError {
   const text = error instanceof Error ? error.message : String(error);
   const holder = LOCK_HOLDER.exec(text);
   if (holder) {
     return new StoreError(
-      `the store ${path} is locked by another process: ${holder[1]} (PID ${holder[2]}). ` +
+      `the store ${path} is locked by another process: ${commandOfPid(Number(holder[2])) ?? holder[1]} (PID ${holder[2]}). ` +
         'Wait for it to finish (an ingest or replay), or point --db at another file.',
       { cause: error },
     );

@@ -24,6 +24,15 @@ export function sliceColumns(line: string, from: number, width: number): string 
   return [...line].slice(from, from + width).join('');
 }
 
+/** A line cut into pieces of `width` characters (at least one piece): a pager's wrapped rows. */
+export function chunkColumns(line: string, width: number): string[] {
+  const chars = [...line];
+  if (width <= 0 || chars.length <= width) return [line];
+  const pieces: string[] = [];
+  for (let at = 0; at < chars.length; at += width) pieces.push(chars.slice(at, at + width).join(''));
+  return pieces;
+}
+
 /** `13:41:07` in UTC (transcripts are read on machines in other time zones than they were made). */
 export function clock(iso: string | null): string {
   return iso && iso.length >= 19 ? iso.slice(11, 19) : '--:--:--';

@@ -29,6 +29,8 @@ export const SCREEN_KEYS: Record<ScreenName, KeyHelpEntry[]> = {
   ],
   timeline: [
     { keys: 'Enter', what: "open a call's output / a message's text" },
+    { keys: 'c', what: "the call's whole command, as recorded" },
+    { keys: 'y', what: "copy the call's command (OSC 52 and a file)" },
     { keys: 'd', what: 'decision tree' },
     { keys: 't', what: 'timings' },
     ...LIST,
@@ -37,6 +39,9 @@ export const SCREEN_KEYS: Record<ScreenName, KeyHelpEntry[]> = {
     { keys: 'j k ↓ ↑', what: 'scroll a line' },
     { keys: 'Space b PgDn PgUp', what: 'scroll a page' },
     { keys: 'h l ← →', what: 'scroll sideways' },
+    { keys: 'w', what: 'wrap long lines / cut them' },
+    { keys: 'c', what: "the call's whole command" },
+    { keys: 'y', what: "copy the call's command" },
     { keys: 'g G', what: 'top / bottom' },
     { keys: '/ n N', what: 'search, next / previous match' },
     { keys: 'q Esc', what: 'close the output' },

@@ -1,7 +1,11 @@
-import type { RunController, RunEvent } from '../core/run/events.js';
+import type { RunController, RunEvent, StepTarget } from '../core/run/events.js';
 
 /** Output kept per step for a watcher that arrives late: a tail, so a chatty step cannot fill memory. */
 const OUTPUT_BUDGET_CHARS = 256 * 1024;
+
+function keyOf(target: StepTarget): string {
+  return `${target.stepId}\u0000${target.role}\u0000${target.host}`;
+}
 
 /**
  * A run starts before the TUI has drawn its first frame, and the live-run screen subscribes
@@ -15,7 +19,7 @@ export class RunEventBuffer {
 
   readonly listener = (event: RunEvent): void => {
     this.events.push(event);
-    if (event.type === 'output') this.trimOutput(`${event.target.stepId}\u0000${event.target.role}\u0000${event.target.host}`, event.chunk.length);
+    if (event.type === 'output') this.trimOutput(keyOf(event.target), event.chunk.length);
     for (const subscriber of this.subscribers) subscriber(event);
   };
 
@@ -32,11 +36,21 @@ export class RunEventBuffer {
     }
     let excess = total - OUTPUT_BUDGET_CHARS;
     this.events = this.events.filter((event) => {
-      if (excess <= 0 || event.type !== 'output' || `${event.target.stepId}\u0000${event.target.role}\u0000${event.target.host}` !== step) return true;
+      if (excess <= 0 || event.type !== 'output' || keyOf(event.target) !== step) return true;
       excess -= event.chunk.length;
       return false;
     });
     this.outputChars.set(step, OUTPUT_BUDGET_CHARS - Math.max(0, -excess));
+  }
+
+  /** Steps started and not finished yet (`stepId on host`): what a stop waits for. */
+  running(): string[] {
+    const open = new Map<string, string>();
+    for (const event of this.events) {
+      if (event.type === 'step-started') open.set(keyOf(event.target), `${event.target.stepId} on ${event.target.host}`);
+      else if (event.type === 'step-finished') open.delete(keyOf(event.result));
+    }
+    return [...open.values()];
   }
 
   /** The controller as a watcher should see it: subscribing replays what happened so far. */
@@ -61,6 +75,7 @@ export class RunEventBuffer {
       retry: (stepId) => controller.retry(stepId),
       confirm: (stepId, approved) => controller.confirm(stepId, approved),
       abort: () => controller.abort(),
+      interrupt: () => controller.interrupt(),
     };
   }
 }

@@ -26,8 +26,8 @@ export interface SessionRow {
 /** One line of the timeline: a message, or one of its tool calls (as the query layer pages them). */
 export type TimelineRow = TimelineEntry;
 
-/** A long text the pager shows a window of: a tool call's output or a message's full text. */
-export type TextTarget = { kind: 'call'; callId: string } | { kind: 'message'; ordinal: number };
+/** A long text the pager shows a window of: a tool call's output, its command as recorded, or a message's full text. */
+export type TextTarget = { kind: 'call'; callId: string } | { kind: 'message'; ordinal: number } | { kind: 'command'; callId: string };
 
 export interface Page<T> {
   rows: T[];
@@ -104,6 +104,13 @@ export interface TuiServices {
   toolOutput(sessionId: string, callId: string, offset: number, limit: number): Promise<OutputPage>;
   /** A message's text (reasoning first), paged by line like a tool output; `call_id` is `#ordinal`. */
   messageText(sessionId: string, ordinal: number, offset: number, limit: number): Promise<OutputPage>;
+  /** A tool call's command exactly as recorded (\`ssh host '…'\`, not the summary), paged by line. */
+  commandText(sessionId: string, callId: string, offset: number, limit: number): Promise<OutputPage>;
+  /**
+   * Puts text on the user's clipboard (OSC 52 through the terminal) and saves it to a file, for a
+   * terminal that ignores OSC 52; answers what was done, in words for the status line.
+   */
+  copy(text: string): Promise<string>;
   /** Line numbers (0-based) of a call output or message text that contain `query` (case-insensitive). */
   searchText(sessionId: string, target: TextTarget, query: string): Promise<number[]>;
   tree(sessionId: string): Promise<TreeView>;

@@ -33,8 +33,13 @@ export function enterFullScreen(streams: TerminalStreams, proc: NodeJS.Process =
     for (const signal of SIGNALS) proc.off(signal, onSignal);
     proc.off('uncaughtException', onCrash);
     proc.off('unhandledRejection', onCrash);
-    if (streams.stdin.isTTY && streams.stdin.isRaw) streams.stdin.setRawMode(false);
-    streams.stdout.write(ATTRIBUTES_RESET + CURSOR_SHOW + ALTERNATE_SCREEN_OFF);
+    // A terminal that hung up (SIGHUP) fails both: there is nothing left to restore.
+    try {
+      if (streams.stdin.isTTY && streams.stdin.isRaw) streams.stdin.setRawMode(false);
+      streams.stdout.write(ATTRIBUTES_RESET + CURSOR_SHOW + ALTERNATE_SCREEN_OFF);
+    } catch {
+      // gone
+    }
   };
   const onSignal = (signal: NodeJS.Signals) => {
     restore();

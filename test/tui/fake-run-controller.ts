@@ -46,6 +46,9 @@ export class FakeRunController implements RunController {
   abort(): void {
     this.controls.push('abort');
   }
+  interrupt(): void {
+    this.controls.push('interrupt');
+  }
 }
 
 export const HEAD: StepTarget = { stepId: 'stop-glm', role: 'head', host: 'aurora@127.0.0.2:2222' };

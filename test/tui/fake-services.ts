@@ -75,6 +75,12 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
         const lines = row?.kind === 'message' ? [row.reasoning_preview, row.preview].filter(Boolean) : [];
         return { call_id: `#${ordinal}`, title: `#${ordinal}`, lines: lines.slice(offset, offset + limit), total_lines: lines.length, offset };
       }),
+    commandText: (sessionId, callId, offset, limit) =>
+      answer('commandText', [sessionId, callId, offset, limit], () => {
+        const lines = [`ssh aurora@10.1.230.180 'recorded command of ${callId}'`];
+        return { call_id: callId, title: `Command · bash`, lines: lines.slice(offset, offset + limit), total_lines: lines.length, offset };
+      }),
+    copy: (text) => answer('copy', [text], () => `copied (OSC 52), also in /tmp/retrace-copy.txt`),
     searchText: (sessionId, target, query) =>
       answer('searchText', [sessionId, target, query], () =>
         target.kind === 'call' ? linesOf(target.callId, outputLength(target.callId)).flatMap((line, i) => (line.toLowerCase().includes(query.toLowerCase()) ? [i] : [])) : []),

@@ -32,4 +32,16 @@ describe('RunEventBuffer', () => {
     expect(buffer.held[0]?.type).toBe('run-started');
     expect(buffer.held.at(-1)).toMatchObject({ type: 'output', target: { stepId: 'health' } });
   });
+
+  it('names the steps still running (what a stop waits for) and passes interrupt on', () => {
+    const buffer = new RunEventBuffer();
+    const controller = new FakeRunController();
+    controller.subscribe(buffer.listener);
+    controller.emit(runStarted(), { type: 'step-started', target: target('pull-image'), command: 'docker pull x', destructive: false });
+    controller.emit({ type: 'step-started', target: target('pull-image', 'worker'), command: 'docker pull x', destructive: false });
+    controller.emit({ type: 'step-finished', result: { ...target('pull-image'), status: 'ok', exitCode: 0, startedAt: 0, endedAt: 1, durationMs: 1, verdict: 'same', detail: null } });
+    expect(buffer.running()).toEqual(['pull-image on aurora@127.0.0.3:2222']);
+    buffer.attach(controller).interrupt();
+    expect(controller.controls).toEqual(['interrupt']);
+  });
 });

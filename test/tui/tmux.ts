@@ -44,6 +44,31 @@ export class TmuxTerminal {
     }
   }
 
+  /** Pastes text as a terminal does (one burst, through a tmux paste buffer). */
+  paste(text: string): void {
+    this.tmux('set-buffer', '-b', 'e2e-paste', text);
+    this.tmux('paste-buffer', '-d', '-b', 'e2e-paste', '-t', this.target);
+  }
+
+  /** Sends text as literal keys all at once (typing faster than any frame), no pause between them. */
+  type(text: string): void {
+    this.tmux('send-keys', '-t', this.target, '-l', text);
+  }
+
+  /** A tmux option of the whole server, e.g. `set-clipboard on` (OSC 52 then fills tmux's buffer). */
+  setOption(name: string, value: string): void {
+    this.tmux('set-option', '-s', name, value);
+  }
+
+  /** The newest tmux paste buffer (what an OSC 52 copy put there), or '' when there is none. */
+  lastBuffer(): string {
+    try {
+      return this.tmux('show-buffer');
+    } catch {
+      return '';
+    }
+  }
+
   /** The visible screen; with `escapes`, its colours and attributes as escape codes. */
   screen(options: { escapes?: boolean } = {}): string {
     return this.tmux('capture-pane', '-p', ...(options.escapes ? ['-e'] : []), '-t', this.target);

@@ -35,6 +35,7 @@ export async function quickstartCommand(options: { db?: string; tui?: boolean },
   const discovery = await discoverSources([bundledSessionsDir()], { adapters: ADAPTERS, format: 'auto' });
   if (discovery.sources.length === 0) throw new JobFailedError(`no sample session found in ${bundledSessionsDir()}`);
   const db = await Database.open(dbPath, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
+  let open = true;
   try {
     const summary = await ingestSources(db, discovery.sources, { redact: true, onSessionsWritten: deriveSessions });
     // A store ingested before the derived tables existed (or by older rules) gets its trees now.
@@ -74,10 +75,15 @@ export async function quickstartCommand(options: { db?: string; tui?: boolean },
     output.line(`  npx retrace show qwen --from 13 --to 14${dbHint}`);
     output.line(`  npx retrace plan qwen -o qwen.yaml${dbHint}`);
     output.line(`  npx retrace sql "SELECT tool, command, duration_ms, timed_out FROM tool_calls WHERE timed_out"${dbHint}`);
-    if (tui) await openTui(db, await soleSessionRoutes(db), tui);
+    if (!tui) return 0;
+    const start = await soleSessionRoutes(db);
+    // The writer lets go first: the TUI reads the store only while a screen reads.
+    db.close();
+    open = false;
+    await openTui(dbPath, start, tui);
     return 0;
   } finally {
-    db.close();
+    if (open) db.close();
   }
 }
 

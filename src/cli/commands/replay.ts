@@ -5,7 +5,7 @@ import { resolveDbPath } from '../db-path.js';
 import { JobFailedError, UsageError } from '../errors.js';
 import { RunEventPrinter } from '../format/run-events.js';
 import type { Output } from '../output.js';
-import { watchLiveRunInTui } from '../tui-live.js';
+import { resumeCommandOf, watchLiveRunInTui } from '../tui-live.js';
 import { NothingToReplayError } from '../../replay/plan/extract.js';
 import { renderDryRun, secretNamesOf, StepRangeError } from '../../replay/plan/render.js';
 import { TemplateError } from '../../replay/plan/template.js';
@@ -91,6 +91,8 @@ async function dryRun(db: Database, prepared: PreparedReplay, options: ReplayOpt
   return 0;
 }
 
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOptions, output: Output): Promise<number> {
   const inRange = prepared.plan.steps.slice(prepared.range.first, prepared.range.last + 1);
   const destructive = inRange.filter((step) => step.destructive).map((step) => step.id);
@@ -125,25 +127,27 @@ async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOp
   if (options.tui) {
     // The TUI owns the terminal: it shows the steps, asks for confirmations, and holds a failed
     // step so it can be retried (`r`).
-    const result = await watchLiveRunInTui(db, (listener) => start(listener, true));
+    const result = await watchLiveRunInTui(db, (listener) => start(listener, true), (line) => output.line(line));
     return result.status === 'ok' ? 0 : 1;
   }
   const printer = new RunEventPrinter((line) => (options.json ? output.warn(line) : output.line(line)), !options.json);
   const replay = await start((event) => printer.handle(event), false);
   const stopConfirming = options.yes ? () => undefined : terminalConfirmations(replay.controller, output);
+  // Ctrl-C, a `kill`, or the terminal closing (SIGHUP): the remote steps are stopped and the run
+  // recorded as interrupted, so `--resume` goes on from there.
   const onSigint = (): void => {
     output.warn('\nInterrupted: stopping the running step and recording the run …');
     replay.controller.interrupt();
   };
-  process.on('SIGINT', onSigint);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSigint);
   try {
     const result = await replay.done;
     const run = await loadRun(db, prepared.header.id);
     if (options.json) output.json({ run: { ...run, step_rows: undefined, plan_json: undefined }, steps: run.step_rows });
-    else if (result.status !== 'ok') output.line(`Resume with: retrace replay --resume ${prepared.header.id}`);
+    else if (result.status !== 'ok') output.line(`Resume with: ${resumeCommandOf(prepared.header.id)}`);
     return result.status === 'ok' ? 0 : 1;
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSigint);
     stopConfirming();
   }
 }

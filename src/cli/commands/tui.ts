@@ -10,6 +10,7 @@ import type { Database } from '../../store/database.js';
 import { withDerivedSessions } from '../derived-store.js';
 import type { Route } from '../../tui/routes.js';
 import { createTuiServices } from '../tui-services.js';
+import { leasedStore } from '../tui-store.js';
 
 export interface TuiOptions {
   db: StoreLocation;
@@ -60,10 +61,18 @@ export async function soleSessionRoutes(db: Database): Promise<Route[]> {
   return sessions.length === 1 && only ? startRoutes(db, only.id, undefined) : [{ screen: 'sessions' }];
 }
 
-/** Runs the TUI over an open store until the user quits. */
-export async function openTui(db: Database, start: readonly Route[], tui: Promise<TuiModule> = loadTui()): Promise<void> {
+/**
+ * Runs the TUI until the user quits, over a store it opens only while it reads (leasedStore), so
+ * ingest and replay can write meanwhile and the screens see their rows.
+ */
+export async function openTui(location: StoreLocation, start: readonly Route[], tui: Promise<TuiModule> = loadTui()): Promise<void> {
   const { runTui } = await tui;
-  await runTui(createTuiServices(db), start);
+  const store = leasedStore(location);
+  try {
+    await runTui(createTuiServices(store), start);
+  } finally {
+    store.close();
+  }
 }
 
 export async function tuiCommand(reference: string | undefined, options: TuiOptions, output: Output): Promise<number> {
@@ -71,10 +80,11 @@ export async function tuiCommand(reference: string | undefined, options: TuiOpti
   if (!canRunTui()) throw new UsageError('retrace tui needs a terminal (stdin and stdout); in scripts use `retrace show`, `retrace sql` or --json');
   const tui = loadTui();
   // Sessions ingested before the decision tree existed (or by older rules) are derived first.
-  return withDerivedSessions(output, options.db, async () => null, async (db) => {
-    await openTui(db, await startRoutes(db, reference, options.run), tui);
-    return 0;
-  });
+  // Sessions ingested before the decision tree existed (or by older rules) are derived first;
+  // the store is then closed, and the TUI opens it only while it reads.
+  const start = await withDerivedSessions(output, options.db, async () => null, (db) => startRoutes(db, reference, options.run));
+  await openTui(options.db, start, tui);
+  return 0;
 }
 
 export function registerTuiCommand(program: Command, ctx: CliContext): void {

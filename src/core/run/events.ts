@@ -52,5 +52,7 @@ export interface RunController {
   confirm(stepId: string, approved: boolean): void;
   /** Stop: the running step is interrupted and marked so; the run is recorded as aborted. */
   abort(): void;
+  /** Ctrl-C, SIGTERM, SIGHUP: stop as abort does, but record the run as interrupted (`--resume` goes on). */
+  interrupt(): void;
   readonly finished: Promise<{ runId: string; status: string; diverged: number }>;
 }

@@ -1,5 +1,5 @@
 import { useApp, useInput } from 'ink';
-import { useMemo, useReducer, useRef, type ReactNode } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import type { Route } from '../routes.js';
 import type { TuiServices } from '../services.js';
 import type { Theme } from '../theme.js';
@@ -12,8 +12,8 @@ import {
   type KeyRouter,
   type NavigationActions,
 } from '../state/contexts.js';
-import { splitPresses } from '../state/key-commands.js';
-import { routeKey, type KeyLayer } from '../state/key-routing.js';
+import { leadingText, splitPresses, type KeyPress } from '../state/key-commands.js';
+import { routeKey, routeText, type KeyLayer } from '../state/key-routing.js';
 import { initialNavigation, navigationReducer } from '../state/navigation.js';
 
 export interface AppProvidersProps {
@@ -53,18 +53,39 @@ export function AppProviders({ services, theme, start, children }: AppProvidersP
     [exit],
   );
 
-  useInput((input, key) => {
-    // Keys typed faster than a frame (or pasted) arrive as one string: each is its own key press,
-    // and each is routed after the screen has re-rendered from the one before ("/pull" opens the
-    // prompt, then types into it).
-    const presses = splitPresses(input, key);
-    const routeNext = () => {
-      const press = presses.shift();
+  // Keys wait in one queue and are routed one at a time, each after React has drawn what the one
+  // before changed: `/` opens the search prompt, and only then does the next key arrive, into the
+  // prompt. Keys come in any number of chunks (typed fast, pasted, sent while a screen loads); a
+  // key routed against the screen as it was before the previous key would go where it was not typed.
+  const queue = useRef<KeyPress[]>([]);
+  /** A key was routed and the render it causes has not happened yet. */
+  const waiting = useRef(false);
+  const [routed, setRouted] = useState(0);
+  const routeOne = () => {
+    const run = leadingText(queue.current);
+    if (run.count > 1 && routeText(layers.current, run.text)) {
+      queue.current.splice(0, run.count);
+    } else {
+      const press = queue.current.shift();
       if (press === undefined) return;
       routeKey(layers.current, press.input, press.key);
-      if (presses.length > 0) setImmediate(routeNext);
-    };
-    routeNext();
+    }
+    waiting.current = true;
+    setRouted((count) => count + 1);
+  };
+  useEffect(() => {
+    // After the render (and the effects, so new layers are registered) caused by the last key;
+    // in a task of its own, as a typed key would be: routed from inside this effect, a long paste
+    // would be one chain of nested renders, which React cuts off after a few dozen.
+    const next = setImmediate(() => {
+      waiting.current = false;
+      routeOne();
+    });
+    return () => clearImmediate(next);
+  }, [routed]);
+  useInput((input, key) => {
+    queue.current.push(...splitPresses(input, key));
+    if (!waiting.current) routeOne();
   });
 
   return (

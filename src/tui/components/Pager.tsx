@@ -1,6 +1,6 @@
 import { Box } from 'ink';
 import type { ReactNode } from 'react';
-import { cleanLine, fitRight, sliceColumns } from '../format.js';
+import { chunkColumns, cleanLine, fitRight, sliceColumns } from '../format.js';
 import { seg } from '../segments.js';
 import { MARK } from '../theme.js';
 import { Line } from './Line.js';
@@ -11,35 +11,33 @@ export interface PagerProps {
   height: number;
   width: number;
   total: number | null;
-  /** First column shown (sideways scrolling); long lines are cut, never wrapped. */
+  /** First column shown (sideways scrolling) when long lines are cut. */
   left: number;
+  /** Long lines continue on the rows below (as many as fit); `left` is then ignored. */
+  wrap?: boolean;
   matches: ReadonlySet<number>;
   current: number | null;
 }
 
 /** Lines [top, top + height) of a text with their numbers; the rest of the text is never drawn. */
-export function Pager({ lineAt, top, height, width, total, left, matches, current }: PagerProps) {
+export function Pager({ lineAt, top, height, width, total, left, wrap = false, matches, current }: PagerProps) {
   const gutter = Math.max(3, String(total ?? 0).length) + 2;
+  const textWidth = width - gutter;
   const rows: ReactNode[] = [];
-  for (let offset = 0; offset < height; offset += 1) {
-    const index = top + offset;
+  for (let index = top; rows.length < height; index += 1) {
     if (total !== null && index >= total) {
-      rows.push(<Line key={offset} segments={[seg(offset === 0 && total === 0 ? ' (no output)' : '~', 'dim')]} width={width} />);
+      rows.push(<Line key={rows.length} segments={[seg(rows.length === 0 && total === 0 ? ' (no output)' : '~', 'dim')]} width={width} />);
       continue;
     }
     const line = lineAt(index);
     const matched = matches.has(index);
     const mark = index === current ? MARK.cursor : matched ? MARK.match : ' ';
-    rows.push(
-      <Line
-        key={offset}
-        segments={[
-          seg(`${fitRight(String(index + 1), gutter - 2)}${mark} `, matched ? 'match' : 'dim'),
-          seg(line === undefined ? '…' : sliceColumns(cleanLine(line), left, width - gutter), index === current ? 'match' : 'plain'),
-        ]}
-        width={width}
-      />,
-    );
+    const text = line === undefined ? '…' : cleanLine(line);
+    const pieces = wrap ? chunkColumns(text, textWidth) : [sliceColumns(text, left, textWidth)];
+    pieces.slice(0, height - rows.length).forEach((piece, at) => {
+      const number = at === 0 ? `${fitRight(String(index + 1), gutter - 2)}${mark} ` : ' '.repeat(gutter);
+      rows.push(<Line key={rows.length} segments={[seg(number, matched ? 'match' : 'dim'), seg(piece, index === current ? 'match' : 'plain')]} width={width} />);
+    });
   }
   return <Box flexDirection="column">{rows}</Box>;
 }

@@ -6,6 +6,8 @@ export interface UseKeysOptions {
   priority: number;
   /** Hidden screens and closed dialogs pass false and get no keys. */
   active?: boolean;
+  /** Set while this layer takes typed text (an open prompt): a run of characters arrives at once. */
+  text?: (run: string) => boolean;
 }
 
 /** Receives keys at a priority (see PRIORITY); return true when the key was used. */
@@ -13,9 +15,11 @@ export function useKeys(handler: (input: string, key: KeyInfo) => boolean, optio
   const router = useKeyRouter();
   const latest = useRef(handler);
   latest.current = handler;
+  const latestText = useRef(options.text);
+  latestText.current = options.text;
   const active = options.active ?? true;
   useEffect(() => {
     if (!active) return undefined;
-    return router.register({ priority: options.priority, handle: (input, key) => latest.current(input, key) });
+    return router.register({ priority: options.priority, handle: (input, key) => latest.current(input, key), text: (run) => latestText.current?.(run) ?? false });
   }, [router, options.priority, active]);
 }

@@ -29,6 +29,6 @@ export function useListKeys({ editing, active, height, dispatch, own }: ListKeys
       dispatch(action);
       return true;
     },
-    { priority: PRIORITY.screen, active },
+    { priority: PRIORITY.screen, active, text: editing ? (run) => (dispatch({ type: 'search-type', text: run }), true) : undefined },
   );
 }

@@ -90,7 +90,7 @@ export function CompareScreen({ width, height, visible, route }: ScreenProps & {
   return (
     <ScreenFrame width={width} height={height} title={`Run vs record · ${route.runId}`} status={describeSearch(state.search, state.list.cursor) ?? summary} error={state.error} prompt={state.search.editing ? state.search.draft : null}>
       <Line segments={[seg(`  ${fit('role:step', STEP_LABEL)} │ ${fit('recorded', column)} │ ${fit('this run', column)} │ verdict`, 'dim')]} width={width} />
-      <VirtualList list={state.list} width={width} rowAt={(index) => state.shown[index]} renderRow={(step) => compareRowSegments(step, width - 2)} empty={state.error ? 'no steps' : 'loading…'} />
+      <VirtualList list={state.list} width={width} rowAt={(index) => state.shown[index]} renderRow={(step) => compareRowSegments(step, width - 2)} empty={state.error ? 'no steps' : state.steps ? 'no steps: this run recorded none (or none diverged; d: all)' : 'loading…'} />
       <Line segments={[seg('─'.repeat(width), 'dim')]} width={width} />
       <Box flexDirection="column" height={DETAIL_LINES}>
         {sideBySide(selectedStep(state), width - 2).map((segments, index) => (

@@ -4,6 +4,7 @@ import { ScreenFrame, FRAME_LINES } from '../components/ScreenFrame.js';
 import { VirtualList } from '../components/VirtualList.js';
 import { dateTime, fit, fitRight } from '../format.js';
 import { useListKeys } from '../hooks/use-list-keys.js';
+import { useRefresh } from '../hooks/use-refresh.js';
 import { useServiceCall } from '../hooks/use-service-call.js';
 import { seg, type Segment } from '../segments.js';
 import type { RunRow } from '../services.js';
@@ -35,7 +36,9 @@ export function RunsScreen({ width, height, visible }: ScreenProps) {
   const navigator = useNavigator();
   const listHeight = Math.max(1, height - FRAME_LINES - 1);
   const [state, dispatch] = useReducer(runsReducer, listHeight, initialRuns);
-  useServiceCall(() => services.listRuns(), (result) => dispatch(result.ok ? { type: 'loaded', runs: result.value } : { type: 'failed', message: result.message }), [visible]);
+  // Asked again while shown: a replay running in another terminal appears, and its status moves.
+  const generation = useRefresh(visible);
+  useServiceCall(() => services.listRuns(), (result) => dispatch(result.ok ? { type: 'loaded', runs: result.value } : { type: 'failed', message: result.message }), [visible, generation]);
   const selected = selectedRun(state);
   useListKeys({
     editing: state.search.editing,

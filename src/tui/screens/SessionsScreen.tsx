@@ -4,6 +4,7 @@ import { ScreenFrame } from '../components/ScreenFrame.js';
 import { VirtualList } from '../components/VirtualList.js';
 import { dateRange, fit, fitRight, oneLine } from '../format.js';
 import { useListKeys } from '../hooks/use-list-keys.js';
+import { useRefresh } from '../hooks/use-refresh.js';
 import { useServiceCall } from '../hooks/use-service-call.js';
 import { seg, type Segment } from '../segments.js';
 import type { SessionRow } from '../services.js';
@@ -49,7 +50,9 @@ export function SessionsScreen({ width, height, visible }: ScreenProps) {
   const navigator = useNavigator();
   const listHeight = Math.max(1, height - 4);
   const [state, dispatch] = useReducer(sessionsReducer, listHeight, initialSessions);
-  useServiceCall(() => services.listSessions(), (result) => dispatch(result.ok ? { type: 'loaded', sessions: result.value } : { type: 'failed', message: result.message }), []);
+  // Asked again while shown: sessions an ingest adds meanwhile appear without a restart.
+  const generation = useRefresh(visible);
+  useServiceCall(() => services.listSessions(), (result) => dispatch(result.ok ? { type: 'loaded', sessions: result.value } : { type: 'failed', message: result.message }), [generation]);
   const selected = selectedSession(state);
   useListKeys({
     editing: state.search.editing,

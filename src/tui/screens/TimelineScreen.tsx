@@ -13,6 +13,7 @@ import { used } from '../state/key-routing.js';
 import { position } from '../state/list.js';
 import { describeSearch } from '../state/search.js';
 import { initialTimeline, timelineLayout, timelineReducer } from '../state/timeline-reducer.js';
+import { copyCallCommand } from './OutputScreen.js';
 import type { ScreenProps } from './screen-props.js';
 import { timelineDetailLines, timelineRowSegments } from './timeline-rows.js';
 
@@ -29,6 +30,8 @@ export function TimelineScreen({ width, height, visible, route }: ScreenProps & 
   });
   const selected = rows.rowAt(state.list.cursor);
   const [head, setHead] = useState<OutputPage | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => setNotice(null), [state.list.cursor]);
 
   useEffect(() => {
     if (rows.error) dispatch({ type: 'failed', message: rows.error });
@@ -66,13 +69,15 @@ export function TimelineScreen({ width, height, visible, route }: ScreenProps & 
         navigator.open({ screen: 'output', sessionId, target, title });
         return true;
       }
+      if (input === 'c' && selected?.kind === 'call') return used(() => navigator.open({ screen: 'output', sessionId, target: { kind: 'command', callId: selected.call_id }, title: selected.summary }));
+      if (input === 'y' && selected?.kind === 'call') return used(() => void copyCallCommand(services, sessionId, selected.call_id).then(setNotice, (error: unknown) => setNotice(`not copied: ${String(error)}`)));
       if (input === 'd') return used(() => navigator.open({ screen: 'tree', sessionId, title: route.title }));
       if (input === 't') return used(() => navigator.open({ screen: 'timings', sessionId, title: route.title }));
       return false;
     },
   });
   if (!visible) return null;
-  const status = describeSearch(state.search, state.list.cursor) ?? (rows.total === null ? 'loading…' : `row ${position(state.list)}`);
+  const status = notice ?? describeSearch(state.search, state.list.cursor) ?? (rows.total === null ? 'loading…' : `row ${position(state.list)}`);
   const detail = timelineDetailLines(selected, selectedCall && head?.call_id === selectedCall ? head : null, width - 2, detailHeight);
   return (
     <ScreenFrame width={width} height={height} title={`Timeline · ${route.title}`} status={status} error={state.error} prompt={state.search.editing ? state.search.draft : null}>

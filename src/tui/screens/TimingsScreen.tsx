@@ -74,7 +74,7 @@ export function TimingsScreen({ width, height, visible, route }: ScreenProps & {
   return (
     <ScreenFrame width={width} height={height} title={`Timings · ${route.title}`} status={status} error={state.error} prompt={state.search.editing ? state.search.draft : null}>
       <Line segments={[seg(` showing: ${state.filter} (f: next filter) · bars on one scale, longest ${duration(longest)}`, 'dim')]} width={width} />
-      <VirtualList list={state.list} width={width} rowAt={(index) => state.lines[index]} renderRow={(line) => timingLineSegments(line, width - 2)} empty={state.error ? 'no timings' : state.rows ? 'nothing timed' : 'loading…'} />
+      <VirtualList list={state.list} width={width} rowAt={(index) => state.lines[index]} renderRow={(line) => timingLineSegments(line, width - 2)} empty={state.error ? 'no timings' : state.rows ? 'nothing timed: no pull, download, probe or build in this filter' : 'loading…'} />
     </ScreenFrame>
   );
 }

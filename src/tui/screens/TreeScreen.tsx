@@ -46,6 +46,9 @@ function detailLines(row: TreeRow | undefined, width: number): Segment[][] {
 }
 
 /** Candidates in the order they were tried with their verdicts; pivots where the path turned. */
+/** What an empty tree means, said on the screen rather than an empty list. */
+const NO_CANDIDATES = 'no candidates: this session deploys nothing';
+
 export function TreeScreen({ width, height, visible, route }: ScreenProps & { route: TreeRoute }) {
   const services = useServices();
   const navigator = useNavigator();
@@ -68,12 +71,12 @@ export function TreeScreen({ width, height, visible, route }: ScreenProps & { ro
     },
   });
   if (!visible) return null;
-  const status = describeSearch(state.search, state.list.cursor) ?? (state.tree ? `row ${position(state.list)}` : 'loading…');
+  const status = describeSearch(state.search, state.list.cursor) ?? (state.tree ? (state.tree.candidates.length === 0 ? NO_CANDIDATES : `row ${position(state.list)}`) : state.error ? 'no decision tree' : 'loading…');
   const goal = state.tree?.goal ? `goal: ${oneLine(state.tree.goal)}` : `session ${sessionId}`;
   return (
     <ScreenFrame width={width} height={height} title={`Decision tree · ${route.title}`} status={status} error={state.error} prompt={state.search.editing ? state.search.draft : null}>
       <Line segments={[seg(` ${goal}`, 'dim')]} width={width} />
-      <VirtualList list={state.list} width={width} rowAt={(index) => state.rows[index]} renderRow={(row) => treeRowSegments(row)} empty={state.error ? 'no decision tree' : 'loading…'} />
+      <VirtualList list={state.list} width={width} rowAt={(index) => state.rows[index]} renderRow={(row) => treeRowSegments(row)} empty={state.error ? 'no decision tree' : state.tree ? NO_CANDIDATES : 'loading…'} />
       <Line segments={[seg('─'.repeat(width), 'dim')]} width={width} />
       <Box flexDirection="column" height={DETAIL_LINES}>
         {detailLines(selected, width - 2).map((segments, index) => (

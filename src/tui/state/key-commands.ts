@@ -79,3 +79,18 @@ export function splitPresses(input: string, key: KeyInfo & { meta?: boolean }): 
   if ([...input].length <= 1 || special || input.includes('\x1b')) return [{ input, key }];
   return [...input].map(pressOf);
 }
+
+/** A press that only types a character (no Enter, Esc, arrows, Ctrl): part of a run of text. */
+export function isTypedCharacter(press: KeyPress): boolean {
+  const { key } = press;
+  if (Object.values(key).some(Boolean) || [...press.input].length !== 1) return false;
+  const code = press.input.codePointAt(0) ?? 0;
+  return code >= 32 && code !== 127;
+}
+
+/** How many presses at the head of `presses` are typed characters, and their text. */
+export function leadingText(presses: readonly KeyPress[]): { count: number; text: string } {
+  let count = 0;
+  while (count < presses.length && isTypedCharacter(presses[count] as KeyPress)) count += 1;
+  return { count, text: presses.slice(0, count).map((press) => press.input).join('') };
+}

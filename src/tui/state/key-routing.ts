@@ -9,6 +9,11 @@ export interface KeyLayer {
   id: number;
   priority: number;
   handle(input: string, key: KeyInfo): boolean;
+  /**
+   * Takes a run of typed characters at once (an open search prompt): a paste then costs one
+   * render, not one per character. Only the layer on top is asked; without it, keys go one by one.
+   */
+  text?(run: string): boolean;
 }
 
 /** The usual priorities; anything in between works too. */
@@ -31,4 +36,10 @@ export function routeKey(layers: readonly KeyLayer[], input: string, key: KeyInf
 export function used(effect: () => void): true {
   effect();
   return true;
+}
+
+/** Offers a run of typed characters to the layer on top; true when it took them all. */
+export function routeText(layers: readonly KeyLayer[], run: string): boolean {
+  const top = orderLayers(layers)[0];
+  return top?.text?.(run) ?? false;
 }

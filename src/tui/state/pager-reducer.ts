@@ -11,6 +11,8 @@ export interface PagerState {
   search: SearchState;
   /** The line of the match the user stepped to, marked on screen. */
   current: number | null;
+  /** Long lines wrap onto the rows below (`w`) instead of being cut at the right edge. */
+  wrap: boolean;
 }
 
 export type PagerAction =
@@ -19,10 +21,11 @@ export type PagerAction =
   | { type: 'pan'; by: number }
   | { type: 'resize'; height: number }
   | { type: 'total'; total: number }
+  | { type: 'toggle-wrap' }
   | SearchAction;
 
-export function initialPager(height: number): PagerState {
-  return { top: 0, left: 0, total: null, height: Math.max(1, height), search: NO_SEARCH, current: null };
+export function initialPager(height: number, wrap = false): PagerState {
+  return { top: 0, left: 0, total: null, height: Math.max(1, height), search: NO_SEARCH, current: null, wrap };
 }
 
 function maxTop(state: PagerState): number {
@@ -46,7 +49,9 @@ export function pagerReducer(state: PagerState, action: PagerAction): PagerState
     case 'scroll-to':
       return scrollTo(state, action.line);
     case 'pan':
-      return { ...state, left: Math.max(0, state.left + action.by) };
+      return state.wrap ? state : { ...state, left: Math.max(0, state.left + action.by) };
+    case 'toggle-wrap':
+      return { ...state, wrap: !state.wrap, left: 0 };
     case 'resize':
       return scrollTo({ ...state, height: Math.max(1, action.height) }, state.top);
     case 'total':
@@ -98,6 +103,7 @@ export function pagerActionOfKey(input: string, key: KeyInfo, state: PagerState)
     case 'previous':
       return { type: 'search-step', direction: -1 };
     default:
+      if (input === 'w') return { type: 'toggle-wrap' };
       return input === 'b' ? { type: 'scroll', by: -page } : null;
   }
 }

@@ -9,6 +9,14 @@ afterEach(cleanup);
 const tree = { screen: 'tree' as const, sessionId: SESSION_ID, title: SESSION_TITLE };
 
 describe('Decision tree screen', () => {
+  it('says what an empty tree means instead of an empty list or loading… forever', async () => {
+    const services = fakeServices();
+    services.tree = async () => ({ session: SESSION_ID, goal: null, candidates: [], pivots: [] });
+    const app = renderApp(services, [tree]);
+    const frame = await app.waitForText('no candidates: this session deploys nothing');
+    expect(frame).not.toContain('loading…');
+  });
+
   it('shows the goal, candidates in order with verdicts (marks and words) and the pivots between them', async () => {
     const app = renderApp(fakeServices(), [tree]);
     const frame = await app.waitForText('hellohal2064');
