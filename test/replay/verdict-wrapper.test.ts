@@ -82,6 +82,6 @@ describe('the live-run printer', () => {
     printer.handle({ type: 'output', target: target('worker'), stream: 'stdout', chunk: 'Status: up\nDi' });
     printer.handle({ type: 'output', target: target('head'), stream: 'stdout', chunk: 'est: 1\n' });
     printer.handle({ type: 'step-finished', result: { ...target('worker'), status: 'ok', exitCode: 0, startedAt: 0, endedAt: 1500, durationMs: 1500, verdict: 'same', detail: null } });
-    expect(lines).toEqual(['… [head] pull-image: docker pull x', '  worker │ Status: up', '  head │ Digest: 1', '  worker │ Di', '✓ [worker] pull-image ok (1.5 s) — same']);
+    expect(lines).toEqual(['… [head] pull-image: docker pull x', '  worker │ Status: up', '  head │ Digest: 1', '  worker │ Di', '✓ [worker] pull-image ok (1.5s) — same']);
   });
 });

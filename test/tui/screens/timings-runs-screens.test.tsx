@@ -14,9 +14,9 @@ describe('Timings screen', () => {
     const frame = await app.waitForText('lmsysorg/sglang:spark');
     const lines = frame.split('\n');
     expect(lines[1]).toContain('showing: all (f: next filter) · bars on one scale, longest 29m57s');
-    expect(selectedLine(frame)).toBe('› pull     lmsysorg/sglang:spark @10.1.230.180 · 2 attempts · 6m11s ✓ ok');
+    expect(selectedLine(frame)).toBe('› pull     lmsysorg/sglang:spark @10.1.230.180 · 2 attempts · 6m12s ✓ ok');
     expect(lines[3]).toMatch(/^ {5}#1 {2}██▏ +2m00s ! timeout$/);
-    expect(lines[4]).toMatch(/^ {5}#2 {2}████▌ +4m11s ✓ ok$/);
+    expect(lines[4]).toMatch(/^ {5}#2 {2}████▌ +4m12s ✓ ok$/);
     expect(frame).toMatch(/#1 {2}█{32} 29m57s ✓ ok {8}66\.2 MB\/s/);
     const barEnds = [lines[3], lines[4]].map((line) => line?.indexOf('m'));
     expect(barEnds[0]).toBe(barEnds[1]);
