@@ -55,10 +55,10 @@ describe('Ansible inventories as fleets', () => {
   });
 
   it('refuses one host twice in a role, naming both places', () => {
-    const twice = parseInventory('[worker]\na ansible_host=10.0.0.9\nb ansible_host=10.0.0.9\n', 'lab.ini');
+    const twice = parseInventory('[worker]\na ansible_host=192.0.2.9\nb ansible_host=192.0.2.9\n', 'lab.ini');
     expect(() => fleetOf([], twice, ['worker'])).toThrow(FleetInputError);
-    expect(() => fleetOf([], twice, ['worker'])).toThrow('worker: host 10.0.0.9 is given twice (lab.ini:2 and lab.ini:3)');
-    expect(() => fleetOf(['worker=10.0.0.9'], parseInventory('[worker]\n10.0.0.9\n', 'lab.ini'), ['worker'])).toThrow('(lab.ini:2 and --host worker=10.0.0.9)');
+    expect(() => fleetOf([], twice, ['worker'])).toThrow('worker: host 192.0.2.9 is given twice (lab.ini:2 and lab.ini:3)');
+    expect(() => fleetOf(['worker=192.0.2.9'], parseInventory('[worker]\n192.0.2.9\n', 'lab.ini'), ['worker'])).toThrow('(lab.ini:2 and --host worker=192.0.2.9)');
   });
 
   it('reads YAML: nested children, vars inherited from all and from the group, worker_2 as the role worker-2', () => {
