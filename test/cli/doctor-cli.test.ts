@@ -4,8 +4,8 @@ import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runRetrace, runRetraceJson } from '../helpers/cli.js';
 import { ingestPaths, queryStore } from '../helpers/ingest.js';
-import { createOpencodeDb, insertV1Session, insertV2Session, markImported } from '../helpers/opencode-db.js';
-import { AFTER_IMPORT, IMPORTED, NATIVE, T0 } from '../helpers/opencode-sessions.js';
+import { createOpencodeDb, insertV2Session } from '../helpers/opencode-db.js';
+import { NATIVE, writeGenerationsDb } from '../helpers/opencode-sessions.js';
 import { tempDir } from '../helpers/temp.js';
 import { FIXTURES } from '../ingest/agent-fixtures.js';
 
@@ -45,16 +45,7 @@ function homeWithRealTranscripts(name: string): string {
   cpSync(join(REAL, 'claude', 'Xu-Wentao__dotfile', '.claude'), join(home, '.claude'), { recursive: true });
   cpSync(join(REAL, 'codex', 'Xu-Wentao__dotfile', '.codex'), join(home, '.codex'), { recursive: true });
   cpSync(join(REAL, 'opencode', 'theoneand33__.local-opencode', 'storage'), join(home, '.local', 'share', 'opencode', 'storage'), { recursive: true });
-  const db = createOpencodeDb(join(home, '.local', 'share', 'opencode', 'opencode.db'), '2.x');
-  try {
-    insertV1Session(db, IMPORTED.session, IMPORTED.v1);
-    insertV2Session(db, { ...IMPORTED.session, title: IMPORTED.titleIn2x, version: '2.0.12' }, IMPORTED.v2);
-    markImported(db, T0 - 3_600_000);
-    insertV2Session(db, NATIVE.session, NATIVE.messages);
-    insertV1Session(db, AFTER_IMPORT.session, AFTER_IMPORT.messages);
-  } finally {
-    db.close();
-  }
+  writeGenerationsDb(join(home, '.local', 'share', 'opencode', 'opencode.db'));
   return home;
 }
 

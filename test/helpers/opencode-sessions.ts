@@ -4,7 +4,7 @@
  * Spark), a 1.x session the 2.x importer carried over (bash renamed shell, as the importer does),
  * and a 1.17 session written by 1.x after the import. Hosts are data: nothing connects to them.
  */
-import { opencodeId, type DbSession, type V1Message, type V2Message } from './opencode-db.js';
+import { createOpencodeDb, insertV1Session, insertV2Session, markImported, opencodeId, type DbSession, type V1Message, type V2Message } from './opencode-db.js';
 
 export const T0 = Date.UTC(2026, 8, 21, 9, 14, 3);
 const MODEL = { id: 'claude-sonnet-4-5', providerID: 'anthropic', variant: 'default' };
@@ -185,3 +185,21 @@ export const AFTER_IMPORT = {
     ),
   ],
 };
+
+/**
+ * A 2.x `opencode.db` at `file` as a real upgrade leaves it: a native 2.x session, one imported
+ * from 1.x (in both table generations), and one that 1.x wrote after the import.
+ */
+export function writeGenerationsDb(file: string): string {
+  const db = createOpencodeDb(file, '2.x');
+  try {
+    insertV1Session(db, IMPORTED.session, IMPORTED.v1);
+    insertV2Session(db, { ...IMPORTED.session, title: IMPORTED.titleIn2x, version: '2.0.12' }, IMPORTED.v2);
+    markImported(db, T0 - 3_600_000);
+    insertV2Session(db, NATIVE.session, NATIVE.messages);
+    insertV1Session(db, AFTER_IMPORT.session, AFTER_IMPORT.messages);
+  } finally {
+    db.close();
+  }
+  return file;
+}

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingestPaths, queryStore } from '../helpers/ingest.js';
-import { createOpencodeDb, insertV1Session, insertV2Session, markImported, type DbSession, type V1Message } from '../helpers/opencode-db.js';
+import { createOpencodeDb, insertV2Session, type DbSession, type V1Message } from '../helpers/opencode-db.js';
 import { writeStorageTree, type OpencodeExport } from '../helpers/opencode-layouts.js';
-import { AFTER_IMPORT, IMPORTED, NATIVE, NATIVE_EXPECTED, T0 } from '../helpers/opencode-sessions.js';
+import { AFTER_IMPORT, IMPORTED, NATIVE, NATIVE_EXPECTED, T0, writeGenerationsDb } from '../helpers/opencode-sessions.js';
 import { storeBytes } from '../helpers/store-files.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
 import { SECRET_SHAPES } from '../fixtures/secrets/shapes.js';
@@ -12,18 +12,7 @@ const dir = tempDir();
 
 /** A 2.x data folder: a native 2.x session, one imported from 1.x, one 1.x wrote after the import. */
 function writeDataFolder(root: string): string {
-  const file = join(root, 'opencode.db');
-  const db = createOpencodeDb(file, '2.x');
-  try {
-    insertV1Session(db, IMPORTED.session, IMPORTED.v1);
-    insertV2Session(db, { ...IMPORTED.session, title: IMPORTED.titleIn2x, version: '2.0.12' }, IMPORTED.v2);
-    markImported(db, T0 - 3_600_000);
-    insertV2Session(db, NATIVE.session, NATIVE.messages);
-    insertV1Session(db, AFTER_IMPORT.session, AFTER_IMPORT.messages);
-  } finally {
-    db.close();
-  }
-  return file;
+  return writeGenerationsDb(join(root, 'opencode.db'));
 }
 
 /** The ≤ 1.1 storage tree form of a 1.x session (ids inside every file). */

@@ -2,8 +2,7 @@ import type { ExecEnd, SshConnection } from '../ssh/connection.js';
 import {
   killGroupCommand,
   MarkerReader,
-  OutputTail,
-  scrubSecrets,
+  outputSink,
   secretsStdin,
   wrapRemoteCommand,
 } from './remote-command.js';
@@ -57,13 +56,7 @@ export class SshHostExecutor implements HostExecutor {
   async run(command: string, options: RunCommandOptions): Promise<ExecOutcome> {
     const names = Object.keys(options.secrets);
     const marker = new MarkerReader();
-    const output = new OutputTail();
-    const emit = (stream: 'stdout' | 'stderr', raw: string): void => {
-      if (raw === '') return;
-      const chunk = scrubSecrets(raw, options.secrets);
-      output.append(chunk);
-      options.onOutput?.(stream, chunk);
-    };
+    const { output, emit } = outputSink(options.secrets, options.onOutput);
     const remote = this.connection.exec(wrapRemoteCommand(command, names, { pipefail: options.pipefail, stepTag: options.stepTag }), {
       stdin: secretsStdin(names, options.secrets),
       onStdout: (chunk) => emit('stdout', chunk),

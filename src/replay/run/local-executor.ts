@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { hostname, userInfo } from 'node:os';
 import type { HostExecutor, RunCommandOptions } from './host-executor.js';
-import { MarkerReader, OutputTail, scrubSecrets, secretsStdin, wrapRemoteCommand } from './remote-command.js';
+import { MarkerReader, outputSink, secretsStdin, wrapRemoteCommand } from './remote-command.js';
 import type { ExecOutcome } from '../../core/run/verdict.js';
 
 /**
@@ -38,13 +38,7 @@ export class LocalHostExecutor implements HostExecutor {
     const names = Object.keys(options.secrets);
     const shell = this.options.env['SHELL'] || '/bin/sh';
     const marker = new MarkerReader();
-    const output = new OutputTail();
-    const emit = (stream: 'stdout' | 'stderr', raw: string): void => {
-      if (raw === '') return;
-      const chunk = scrubSecrets(raw, options.secrets);
-      output.append(chunk);
-      options.onOutput?.(stream, chunk);
-    };
+    const { output, emit } = outputSink(options.secrets, options.onOutput);
     return new Promise((resolve) => {
       let stdin: string;
       try {

@@ -184,3 +184,21 @@ export class OutputTail {
     return this.dropped > 0 ? `[… ${this.dropped} characters dropped …]\n${this.text}` : this.text;
   }
 }
+
+/**
+ * Where a running step's output goes: secrets scrubbed, kept as a bounded tail for the record,
+ * and passed on live. Shared by the SSH and the local executor.
+ */
+export function outputSink(
+  secrets: Readonly<Record<string, string>>,
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void,
+): { output: OutputTail; emit: (stream: 'stdout' | 'stderr', raw: string) => void } {
+  const output = new OutputTail();
+  const emit = (stream: 'stdout' | 'stderr', raw: string): void => {
+    if (raw === '') return;
+    const chunk = scrubSecrets(raw, secrets);
+    output.append(chunk);
+    onOutput?.(stream, chunk);
+  };
+  return { output, emit };
+}
