@@ -105,6 +105,15 @@ export function placeholdersOf(text: string): string[] {
  * `text` written so that a shell in `layer` reads it back exactly: the value's own layer first,
  * then each layer around it in turn (a `bash -c "…"` string holds a word the inner shell reads).
  */
+/**
+ * A value line a here-document cannot hold: the delimiter itself, or any line starting with it —
+ * dash loses bytes of a line that begins with the delimiter and goes on (`EOF` then U+00A0 arrives
+ * one byte short), so such lines are refused too.
+ */
+function closesHeredoc(line: string, delimiter: string): boolean {
+  return line.startsWith(delimiter);
+}
+
 function embed(layer: Layer, text: string, where: string): string {
   switch (layer.kind) {
     case 'none':
@@ -120,8 +129,8 @@ function embed(layer: Layer, text: string, where: string): string {
       return text;
     case 'heredoc': {
       const lines = text.split('\n');
-      if (lines.some((line, index) => index > 0 && (layer.stripTabs ? line.replace(/^\t+/, '') : line) === layer.delimiter)) {
-        throw new TemplateError(`${where}: the value holds a line "${layer.delimiter}", which would end the here-document`);
+      if (lines.some((line, index) => index > 0 && closesHeredoc(layer.stripTabs ? line.replace(/^\t+/, '') : line, layer.delimiter))) {
+        throw new TemplateError(`${where}: the value holds a line starting "${layer.delimiter}", which would (or on dash may) end the here-document`);
       }
       if (layer.stripTabs && lines.some((line, index) => index > 0 && line.startsWith('\t'))) {
         throw new TemplateError(`${where}: a <<- here-document strips the tabs that begin the value's lines`);
@@ -165,8 +174,8 @@ export function renderTemplate(text: string, values: Readonly<Record<string, str
     }
     for (const heredoc of site?.heredocs ?? []) {
       const lines = rendered.split('\n').slice(1);
-      if (lines.some((line) => (heredoc.stripTabs ? line.replace(/^\t+/, '') : line) === heredoc.delimiter)) {
-        throw new TemplateError(`${where}: the value holds a line "${heredoc.delimiter}", which would end the here-document around it`);
+      if (lines.some((line) => closesHeredoc(heredoc.stripTabs ? line.replace(/^\t+/, '') : line, heredoc.delimiter))) {
+        throw new TemplateError(`${where}: the value holds a line starting "${heredoc.delimiter}", which would (or on dash may) end the here-document around it`);
       }
     }
     out += text.slice(last, at) + rendered;
