@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { useKeyRouter } from '../state/contexts.js';
 import type { KeyInfo } from '../state/key-commands.js';
 
@@ -18,7 +18,10 @@ export function useKeys(handler: (input: string, key: KeyInfo) => boolean, optio
   const latestText = useRef(options.text);
   latestText.current = options.text;
   const active = options.active ?? true;
-  useEffect(() => {
+  // A layout effect, not a passive one: it runs in the commit that draws the frame, so a key typed
+  // the moment a dialog appears reaches the dialog. A passive effect runs later, in a task of its
+  // own; a key read from stdin before it (a loaded machine, a fast user) went to the screen behind.
+  useLayoutEffect(() => {
     if (!active) return undefined;
     return router.register({ priority: options.priority, handle: (input, key) => latest.current(input, key), text: (run) => latestText.current?.(run) ?? false });
   }, [router, options.priority, active]);

@@ -81,6 +81,27 @@ describe('Live run screen', () => {
     expect(app.frame()).not.toContain('Run destructive step');
   });
 
+  it('takes a y typed the moment the question is drawn, before React has run its effects', async () => {
+    // A loaded machine can deschedule the TUI right after it draws a frame; the user (or tmux) sees
+    // the question and answers before React's passive effects run. The key must reach the dialog.
+    const { controller, app } = await liveApp();
+    controller.emit(runStarted());
+    await settle();
+    const write = app.stdout.write;
+    let answered = false;
+    app.stdout.write = (frame: string) => {
+      write(frame);
+      if (!answered && frame.includes('Run destructive step stop-glm')) {
+        answered = true;
+        // After this frame's commit (and its layout effects), before the effects React schedules.
+        queueMicrotask(() => app.stdin.write('y'));
+      }
+    };
+    controller.emit({ type: 'confirm', target: target('stop-glm'), command: 'sudo systemctl stop vllm-cluster vllm-proxy' });
+    await app.waitForText('stop-glm: confirmed');
+    expect(controller.controls).toEqual(['confirm stop-glm yes']);
+  });
+
   it('aborts with q only after asking', async () => {
     const { controller, app } = await liveApp();
     controller.emit(runStarted());
