@@ -95,7 +95,8 @@ describe('a failing live run in the TUI', () => {
 
       // Run vs record: the pull's output on each host beside that role's recorded pull.
       await tty.press('c');
-      await tty.waitForText(`Run vs record · ${runId}`);
+      // The steps loaded (a row under the cursor) before any j: a key typed during the load is kept and would land after it.
+      await tty.waitFor((screen) => screen.includes(`Run vs record · ${runId}`) && selectedLine(screen) !== '', 'the run\'s steps');
       const pull = await tty.stepUntil('j', (line) => /worker:pull-image .*✓ ok/.test(line), 'a worker\'s pull');
       expect(pull).toMatch(/≠ diverged|= same/);
       const compared = await tty.waitForText('This run on ');
@@ -111,7 +112,7 @@ describe('a failing live run in the TUI', () => {
       try {
         await wide.start(140, 36);
         wide.run(`node ${REPO_ROOT}bin/retrace.js tui --run ${runId} --db ${db}; echo "EXIT=$?"`);
-        await wide.waitForText(`Run vs record · ${runId}`, 30_000);
+        await wide.waitFor((screen) => screen.includes(`Run vs record · ${runId}`) && selectedLine(screen) !== '', 'the run\'s steps', 30_000);
         await wide.stepUntil('j', (line) => /head:pull-image .*✓ ok/.test(line), 'the head\'s pull');
         const side = await wide.waitFor((screen) => /Recorded toolu_01RFjNoYz375RMpBI3DPoEKo: exit .* │ This run on /.test(screen), 'the outputs side by side');
         expect(selectedLine(side)).toContain('head:pull-image');
