@@ -25,9 +25,14 @@ type CompareRoute = Extract<Route, { screen: 'compare' }>;
 /** `role:step`, cut to fit. */
 const STEP_LABEL = 17;
 
+/** The step column: 17 characters at 80 columns, wider (to 40) as the terminal is, for a fleet's host. */
+export function stepLabelWidth(width: number): number {
+  return Math.max(STEP_LABEL, Math.min(40, width - 63));
+}
+
 /** Width of the recorded and this-run columns: what the step, the verdict (10) and the rules (9) leave. */
 export function compareColumn(width: number): number {
-  return Math.max(12, Math.floor((width - STEP_LABEL - 19) / 2));
+  return Math.max(12, Math.floor((width - stepLabelWidth(width) - 19) / 2));
 }
 
 /** What happened today, in a cell: a dry run's planned steps have no exit code or duration. */
@@ -49,7 +54,8 @@ export function compareRowSegments(step: RunStepRow | undefined, width: number):
   const verdict = step.verdict ?? 'unknown';
   const diverged = isDiverged(step);
   return [
-    seg(`${fit(`${step.role}:${step.step_id}`, STEP_LABEL)} │ `, diverged ? 'danger' : 'plain'),
+    // A role of several hosts has a row per host: the label names it (the heading below, whole).
+    seg(`${fit(`${step.role}:${step.step_id}${step.fleet_host ? ` ${step.fleet_host}` : ''}`, stepLabelWidth(width))} │ `, diverged ? 'danger' : 'plain'),
     seg(`${fit(recorded, column)} │ `, 'dim'),
     seg(`${fit(runCell(step), column)} │ `, tone),
     seg(`${diverged ? MARK.diverged : verdict === 'same' ? MARK.same : MARK.unknown} ${verdict}`, diverged ? 'danger' : verdictMark(verdict).tone),
@@ -141,7 +147,7 @@ export function CompareScreen({ width, height, visible, route }: ScreenProps & {
   }
   return (
     <ScreenFrame width={width} height={height} title={`Run vs record · ${route.runId}`} status={describeSearch(state.search, state.list.cursor) ?? summary} error={state.error} prompt={state.search.editing ? state.search.draft : null}>
-      <Line segments={[seg(`  ${fit('role:step', STEP_LABEL)} │ ${fit('recorded', column)} │ ${fit('this run', column)} │ verdict`, 'dim')]} width={width} />
+      <Line segments={[seg(`  ${fit('role:step', stepLabelWidth(width - 2))} │ ${fit('recorded', column)} │ ${fit('this run', column)} │ verdict`, 'dim')]} width={width} />
       <VirtualList list={state.list} width={width} rowAt={(index) => state.shown[index]} renderRow={(step) => compareRowSegments(step, width - 2)} empty={state.error ? 'no steps' : state.steps ? 'no steps: this run recorded none (or none diverged; d: all)' : 'loading…'} />
       <Line segments={[seg(`${'─'.repeat(Math.max(0, width - ruleLabel.length))}${ruleLabel}`, 'dim')]} width={width} />
       <Box flexDirection="column" height={previewHeight}>

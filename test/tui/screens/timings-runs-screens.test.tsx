@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { fakeServices } from '../fake-services.js';
-import { SESSION_ID, SESSION_TITLE } from '../fake-session.js';
+import { RUN_STEPS, SESSION_ID, SESSION_TITLE } from '../fake-session.js';
 import { KEYS, renderApp, selectedLine } from '../render-app.js';
 
 afterEach(cleanup);
@@ -107,6 +107,19 @@ describe('Run vs record screen', () => {
     await app.press(KEYS.escape);
     await app.waitForText('1 diverged (d: only those)');
     expect(selectedLine(app.frame())).toContain('probe-image');
+  });
+
+  it('tells the hosts of a fleet apart in wide terminals, and names the whole host above the outputs', async () => {
+    const services = fakeServices();
+    const base = RUN_STEPS[1]!;
+    services.runSteps = async () => [
+      { ...base, role: 'worker', host: 'aurora@10.9.0.1:22', fleet_host: '10.9.0.1:22', output: 'Digest: sha256:aaa\n' },
+      { ...base, role: 'worker', host: 'aurora@10.9.0.2:22', fleet_host: '10.9.0.2:22', output: 'Digest: sha256:bbb\n' },
+    ];
+    const app = renderApp(services, [compare], { columns: 120, rows: 30 });
+    const frame = await app.waitForText('worker:pull-image 10.9.0.2:22');
+    expect(frame).toContain('worker:pull-image 10.9.0.1:22');
+    expect(frame).toContain('worker:pull-image on aurora@10.9.0.1:22');
   });
 
   it('shows only the diverged steps with d', async () => {
