@@ -62,7 +62,8 @@ describe('a failing live run in the TUI', () => {
     const worker = hostSpec(hosts, 'worker');
     const tty = new TmuxTerminal('live-fail');
     try {
-      await tty.start(80, 30);
+      // 100 columns: the step column names each worker's host; the outputs are still one above the other (side by side from 100 inside the frame).
+      await tty.start(100, 30);
       // A fleet: two workers (the second on the head's machine), so a step runs on three hosts.
       tty.run(`${replayLine(`${plan} --from pull-image --to install-huggingface-hub --host head=${head} --host worker=${worker} --host worker=${head}`)}; echo "EXIT=$?"`);
       const held = await tty.waitForText('held on a failure: r retry · s skip · q abort', 90_000);
@@ -97,7 +98,7 @@ describe('a failing live run in the TUI', () => {
       await tty.press('c');
       // The steps loaded (a row under the cursor) before any j: a key typed during the load is kept and would land after it.
       await tty.waitFor((screen) => screen.includes(`Run vs record · ${runId}`) && selectedLine(screen) !== '', 'the run\'s steps');
-      const pull = await tty.stepUntil('j', (line) => /worker:pull-image .*✓ ok/.test(line), 'a worker\'s pull');
+      const pull = await tty.stepUntil('j', (line) => /worker:pull-image 127\.0\.0\.[23]:\d+ .*✓ ok/.test(line), 'a worker\'s pull (named by its host)');
       expect(pull).toMatch(/≠ diverged|= same/);
       const compared = await tty.waitForText('This run on ');
       expect(compared).toMatch(/Recorded toolu_01JDuNMwrOCYZygXV5ktksYT: exit/);
