@@ -113,10 +113,12 @@ function withLines(state: WhyState, why: WhyView, width: number, plan = state.pl
 export function whyReducer(state: WhyState, action: WhyAction): WhyState {
   switch (action.type) {
     case 'loaded': {
-      // The cursor starts on the first evidence: Enter there is what a reader wants next.
+      // The cursor starts on the step that decided (else the first evidence): `o` there opens
+      // the output at the line that decided, what a reader wants next.
       const loaded = withLines(state, action.why, state.width);
-      const firstEvidence = loaded.lines.findIndex((line) => line.evidence !== null);
-      return { ...loaded, error: null, list: moveTo(loaded.list, Math.max(0, firstEvidence)) };
+      const decisive = action.why.evidence.findIndex((item) => item.decisive);
+      const start = loaded.lines.findIndex((line) => line.evidence !== null && (decisive < 0 || line.evidence === decisive));
+      return { ...loaded, error: null, list: moveTo(loaded.list, Math.max(0, start)) };
     }
     case 'failed':
       return { ...state, error: action.message };
