@@ -1,4 +1,5 @@
 import type { RunController } from '../core/run/events.js';
+import type { RunSummary } from '../core/run/summary.js';
 import { listSessions } from '../query/session-queries.js';
 import { searchTextLines, textWindow } from '../query/text-lines.js';
 import { searchTimeline, timelineIndexOfMessage, timelinePage } from '../query/timeline.js';
@@ -62,7 +63,9 @@ export function createTuiServices(source: Database | StoreReader, options: { liv
 async function sessionRows(db: Database): Promise<SessionRow[]> {
   const sessions = await listSessions(db);
   const counts = await candidateCounts(db);
+  const runs = runsBySession(await listRunRows(db));
   return sessions.map((session) => ({
+    ...runs.get(session.id),
     id: session.id,
     agent: session.agent,
     title: session.title,
@@ -75,6 +78,19 @@ async function sessionRows(db: Database): Promise<SessionRow[]> {
     machine: session.machine,
     directory: session.directory,
   }));
+}
+
+/** Each session's newest run and its run count (runs without a session are left out). */
+function runsBySession(runs: readonly RunSummary[]): Map<string, Pick<SessionRow, 'last_run' | 'runs'>> {
+  const bySession = new Map<string, Pick<SessionRow, 'last_run' | 'runs'>>();
+  for (const run of runs) {
+    if (!run.session_id) continue;
+    const known = bySession.get(run.session_id);
+    const newer = !known?.last_run || (run.started_at ?? '') > (known.last_run.started_at ?? '');
+    const last = newer ? { id: run.id, mode: run.mode, status: run.status, started_at: run.started_at } : (known?.last_run ?? null);
+    bySession.set(run.session_id, { last_run: last, runs: (known?.runs ?? 0) + 1 });
+  }
+  return bySession;
 }
 
 /** The session's stored decision tree (derived at ingest, or by `withDerivedStore` before the TUI opens). */

@@ -21,6 +21,10 @@ export interface SessionRow {
   /** Provenance: the machine it came from and the agent's working directory, when known. */
   machine?: string | null;
   directory?: string | null;
+  /** The newest replay of the session (dry or live), so the list says what became of it. */
+  last_run?: { id: string; mode: string; status: string; started_at: string | null } | null;
+  /** How many replays the store holds for it. */
+  runs?: number;
 }
 
 /** One line of the timeline: a message, or one of its tool calls (as the query layer pages them). */

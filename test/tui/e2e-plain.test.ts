@@ -19,6 +19,8 @@ let terminal: TmuxTerminal | null = null;
 beforeAll(async () => {
   const ingest = await runRetrace(['ingest', sampleExportPath(), '--db', db]);
   expect(ingest.code, ingest.stderr).toBe(0);
+  const replay = await runRetrace(['replay', 'qwen', '--db', db]);
+  expect(replay.code, replay.stderr).toBe(0);
 }, 120_000);
 
 afterEach(() => {
@@ -69,11 +71,14 @@ describe('retrace tui in a real terminal, beyond 80×24', () => {
     expect(bytes.includes(String.fromCharCode(27))).toBe(false);
   }, 120_000);
 
-  it('widens its columns with a 200-column terminal', async () => {
+  it('widens its columns with a 200-column terminal; the sessions list shows the last run, timings a rejecting probe as rejected', async () => {
     terminal = new TmuxTerminal('wide');
     const tty = terminal;
     await tty.start(200, 50);
-    tty.run(`node ${BIN} tui qwen --db ${db}`);
+    tty.run(`node ${BIN} tui --db ${db}`);
+    const sessions = await tty.waitForText('last run');
+    expect(sessions).toMatch(/ses_365d176c7ffeX5TaQTV86dNCf0 · last run run_\S+ dry ✓ ok/);
+    await tty.press('Enter');
     const timeline = await tty.waitForText('Timeline · Deploy Qwen3.5');
     const rows = timeline.split('\n');
     expect(rows.every((row) => [...row].length <= 200)).toBe(true);
@@ -87,8 +92,14 @@ describe('retrace tui in a real terminal, beyond 80×24', () => {
     expect(scitrera).toContain('transformers 4.57.6; imports fail: sglang.srt.models.qwen3_5_moe');
     expect(scitrera.trimEnd().length).toBeGreaterThan(180);
     await tty.press('t');
-    const timings = await tty.waitForText('Timings');
+    const timings = await tty.waitForText('bars on one scale, longest 32m35s');
     expect(Math.max(...timings.split('\n').map((row) => row.trimEnd().length))).toBeGreaterThan(150);
+    expect(timings).toContain('probe    scitrera/dgx-spark-sglang:0.5.10rc0 @10.1.230.180 · 13s ✗ rejected');
+    expect(timings).toContain('probe    hellohal2064/vllm-qwen3.5-gb10 @10.1.230.180 · 15s ✓ confirmed');
+    // Filtered to probes, the scale is the longest probe's, not the session's longest download.
+    await tty.press('f', 'f');
+    const probes = await tty.waitForText('showing: probe');
+    expect(probes).toContain('longest 15s');
     await tty.press('q');
   }, 60_000);
 });
