@@ -63,9 +63,9 @@ export function OutputScreen({ width, height, visible, route }: ScreenProps & { 
   const navigator = useNavigator();
   const bodyHeight = Math.max(1, height - FRAME_LINES);
   const { sessionId, target } = route;
-  // A command, a message's prose and a plan are read whole: they wrap from the start (`w` cuts
-  // them again); a tool's output keeps its columns, as a terminal showed them.
-  const [state, dispatch] = useReducer(pagerReducer, bodyHeight, (height) => initialPager(height, target.kind !== 'call'));
+  // A command and a message's prose are read whole: they wrap from the start (`w` cuts them
+  // again); a tool's output and a plan's YAML keep their columns, as a terminal or an editor shows them.
+  const [state, dispatch] = useReducer(pagerReducer, bodyHeight, (height) => initialPager(height, target.kind === 'command' || target.kind === 'message'));
   const source = sourceName(target);
   const [notice, setNotice] = useState<string | null>(null);
   const lines = usePagedRows(`${sessionId}/${source}`, fetchLines(services, sessionId, target), state.top, bodyHeight, {
