@@ -56,7 +56,8 @@ describe('retrace tui in a real terminal', () => {
     expect(tty.screen()).toContain('bash · ! TIMEOUT · no exit code · 2m00s');
 
     await tty.press('Enter');
-    const output = await tty.waitForText('bash tool terminated command after exceeding timeout 120000 ms');
+    // The timeline's detail pane shows the same line: wait for the output screen itself.
+    const output = await tty.waitFor((screen) => screen.includes('Output · ') && screen.includes('bash tool terminated command after exceeding timeout 120000 ms'), 'the output of the pull');
     expect(output).toContain('Output · 10.1.230.180: docker pull lmsysorg/sglang:spark');
     expect(output).toContain('lines 1–5 of 5');
 
