@@ -48,12 +48,13 @@ export const SCREEN_KEYS: Record<ScreenName, KeyHelpEntry[]> = {
   ],
   tree: [
     { keys: 'Enter', what: 'why (evidence) for a candidate; timeline at a pivot' },
+    { keys: 'p', what: 'the plan a replay would run (retrace plan)' },
     { keys: 't', what: 'timings' },
     ...LIST,
   ],
   why: [
     { keys: 'Enter', what: 'timeline at this evidence or reasoning' },
-    { keys: 'o', what: "open the evidence call's output" },
+    { keys: 'o', what: "the evidence call's output, at its decisive line" },
     ...LIST,
   ],
   timings: [

@@ -4,7 +4,8 @@ import type { TextTarget } from './services.js';
 export type Route =
   | { screen: 'sessions' }
   | { screen: 'timeline'; sessionId: string; title: string; focus?: { ordinal: number; callId?: string } }
-  | { screen: 'output'; sessionId: string; target: TextTarget; title: string }
+  /** `decisive`: output lines that decided a verdict (from Why): the pager opens at the first, marks them all. */
+  | { screen: 'output'; sessionId: string; target: TextTarget; title: string; decisive?: readonly string[] }
   | { screen: 'tree'; sessionId: string; title: string }
   | { screen: 'why'; sessionId: string; candidate: string; title: string }
   | { screen: 'timings'; sessionId: string | null; title: string }

@@ -5,6 +5,7 @@ import type { TuiServices } from './services.js';
 import { enterFullScreen, type TerminalStreams } from './terminal.js';
 import { themeFromEnv } from './theme.js';
 import { closeLostTerminalAtExit, surviveLostTerminal } from './lost-terminal.js';
+import { plainModeWanted, renderPlain } from './plain-mode.js';
 
 export interface RunTuiOptions extends Partial<TerminalStreams> {
   env?: NodeJS.ProcessEnv;
@@ -55,22 +56,28 @@ export async function runTui(services: TuiServices, start: readonly Route[], opt
     for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
     for (const stream of [streams.stdout, streams.stderr, streams.stdin]) stream.on('error', ignore);
   }
+  // TERM=dumb: the same screens, printed line by line, keys read a line at a time (plain-mode.ts).
+  const plain = plainModeWanted(options.env);
   // Raw before the first frame: a key typed while the screens load is neither echoed nor held in
   // the terminal's line buffer; it waits, unread, until Ink reads stdin, and is routed then.
-  if (streams.stdin.isTTY) streams.stdin.setRawMode(true);
-  const terminal = enterFullScreen(streams);
+  if (streams.stdin.isTTY && !plain) streams.stdin.setRawMode(true);
+  const terminal = plain ? { restore: () => undefined } : enterFullScreen(streams);
   let firstFrame = true;
   try {
-    const instance = render(<App services={services} theme={themeFromEnv(options.env)} start={start} />, {
-      ...streams,
-      exitOnCtrlC: true,
-      patchConsole: false,
-      onRender: () => {
-        if (!firstFrame) return;
-        firstFrame = false;
-        options.onFirstFrame?.(performance.now() - began);
-      },
-    });
+    const theme = plain ? { colour: false } : themeFromEnv(options.env);
+    const app = <App services={services} theme={theme} start={start} />;
+    const instance = plain
+      ? renderPlain(app, streams)
+      : render(app, {
+        ...streams,
+        exitOnCtrlC: true,
+        patchConsole: false,
+        onRender: () => {
+          if (!firstFrame) return;
+          firstFrame = false;
+          options.onFirstFrame?.(performance.now() - began);
+        },
+      });
     unmount = () => instance.unmount();
     await instance.waitUntilExit();
   } finally {

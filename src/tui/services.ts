@@ -21,13 +21,22 @@ export interface SessionRow {
   /** Provenance: the machine it came from and the agent's working directory, when known. */
   machine?: string | null;
   directory?: string | null;
+  /** The newest replay of the session (dry or live), so the list says what became of it. */
+  last_run?: { id: string; mode: string; status: string; started_at: string | null } | null;
+  /** How many replays the store holds for it. */
+  runs?: number;
 }
 
 /** One line of the timeline: a message, or one of its tool calls (as the query layer pages them). */
 export type TimelineRow = TimelineEntry;
 
 /** A long text the pager shows a window of: a tool call's output, its command as recorded, or a message's full text. */
-export type TextTarget = { kind: 'call'; callId: string } | { kind: 'message'; ordinal: number } | { kind: 'command'; callId: string };
+export type TextTarget =
+  | { kind: 'call'; callId: string }
+  | { kind: 'message'; ordinal: number }
+  | { kind: 'command'; callId: string }
+  /** The session's replay plan as `retrace plan SESSION` prints it (YAML). */
+  | { kind: 'plan' };
 
 export interface Page<T> {
   rows: T[];
@@ -55,8 +64,43 @@ export interface WhyView {
   candidate: string;
   verdict: string;
   reason: string | null;
-  evidence: { message_ordinal: number; call_id: string; command: string; decisive_lines: string[] }[];
+  evidence: WhyEvidenceRow[];
   reasoning: { message_ordinal: number; text: string }[];
+}
+
+/** One evidence step of a why: what the call was, how it came out, and the output lines that decided it. */
+export interface WhyEvidenceRow {
+  message_ordinal: number;
+  call_id: string;
+  command: string;
+  decisive_lines: string[];
+  /** The classified action (`pull`, `probe`, `health` …) and its outcome (`ok`, `negative` …). */
+  kind: string;
+  outcome: string;
+  /** This step's result decided the verdict (the CLI's `(decisive)`). */
+  decisive: boolean;
+  host: string | null;
+  duration_ms: number | null;
+}
+
+/** The replay plan built from the session's stored derivation: its YAML, and its steps to list. */
+export interface PlanView {
+  session: string;
+  candidate: string | null;
+  purpose: string;
+  /** The plan exactly as `retrace plan SESSION` prints it, line by line. */
+  yaml: string[];
+  steps: PlanStepRow[];
+}
+
+export interface PlanStepRow {
+  id: string;
+  roles: string[];
+  command: string;
+  destructive: boolean;
+  /** The recorded call the step came from, to jump to it. */
+  message_ordinal: number | null;
+  call_id: string | null;
 }
 
 export interface TimingRow {
@@ -117,6 +161,11 @@ export interface TuiServices {
   searchText(sessionId: string, target: TextTarget, query: string): Promise<number[]>;
   tree(sessionId: string): Promise<TreeView>;
   why(sessionId: string, candidate: string): Promise<WhyView>;
+  /**
+   * The plan a replay of the session would run (its winning path), built from the stored
+   * derivation; rejects with the reason when the session gives no plan (it deploys nothing).
+   */
+  plan(sessionId: string): Promise<PlanView>;
   timings(sessionId: string | null): Promise<TimingRow[]>;
   listRuns(): Promise<RunRow[]>;
   runSteps(runId: string): Promise<RunStepRow[]>;

@@ -52,4 +52,5 @@ export const MARK = {
   same: '=',
   unknown: '?',
   match: '*',
+  decisive: '◆',
 } as const;

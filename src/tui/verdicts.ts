@@ -9,7 +9,7 @@ export function verdictMark(verdict: string | null): { mark: string; tone: Tone 
   if (/skip|untried|untested|abandon|not tried|lead|planned/.test(word)) return { mark: MARK.skipped, tone: 'dim' };
   if (/reject|fail|negative|broken|error|dead/.test(word)) return { mark: MARK.failed, tone: 'danger' };
   if (/timeout|timed/.test(word)) return { mark: MARK.timeout, tone: 'warn' };
-  if (/chosen|accept|select|win|work|positive|success|ok|deployed|kept|same/.test(word)) return { mark: MARK.ok, tone: 'ok' };
+  if (/chosen|accept|confirm|select|win|work|positive|success|ok|deployed|kept|same/.test(word)) return { mark: MARK.ok, tone: 'ok' };
   if (/diverged/.test(word)) return { mark: MARK.diverged, tone: 'danger' };
   return { mark: MARK.unknown, tone: 'warn' };
 }

@@ -1,6 +1,6 @@
 import type { RunController } from '../../src/core/run/events.js';
 import type { OutputPage, TimelineRow, TuiServices } from '../../src/tui/services.js';
-import { OUTPUTS, RUN_STEPS, RUNS, SESSIONS, TIMELINE, TIMINGS, TREE, WHY_SCITRERA } from './fake-session.js';
+import { OUTPUTS, PLAN, RUN_STEPS, RUNS, SESSIONS, TIMELINE, TIMINGS, TREE, WHY_SCITRERA } from './fake-session.js';
 
 /**
  * In-memory TuiServices for screen tests: the sample's facts (fake-session.ts), or a generated
@@ -83,9 +83,10 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     copy: (text) => answer('copy', [text], () => `copied (OSC 52), also in /tmp/retrace-copy.txt`),
     searchText: (sessionId, target, query) =>
       answer('searchText', [sessionId, target, query], () =>
-        target.kind === 'call' ? linesOf(target.callId, outputLength(target.callId)).flatMap((line, i) => (line.toLowerCase().includes(query.toLowerCase()) ? [i] : [])) : []),
+        target.kind === 'plan' ? PLAN.yaml.flatMap((line, i) => (line.toLowerCase().includes(query.toLowerCase()) ? [i] : [])) : target.kind === 'call' ? linesOf(target.callId, outputLength(target.callId)).flatMap((line, i) => (line.toLowerCase().includes(query.toLowerCase()) ? [i] : [])) : []),
     tree: (sessionId) => answer('tree', [sessionId], () => TREE),
     why: (sessionId, candidate) => answer('why', [sessionId, candidate], () => ({ ...WHY_SCITRERA, candidate })),
+    plan: (sessionId) => answer('plan', [sessionId], () => PLAN),
     timings: (sessionId) => answer('timings', [sessionId], () => TIMINGS),
     listRuns: () => answer('listRuns', [], () => RUNS),
     runSteps: (runId) => answer('runSteps', [runId], () => RUN_STEPS),

@@ -1,4 +1,4 @@
-import type { RunRow, RunStepRow, SessionRow, TimelineRow, TimingRow, TreeView, WhyView } from '../../src/tui/services.js';
+import type { PlanView, RunRow, RunStepRow, SessionRow, TimelineRow, TimingRow, TreeView, WhyView } from '../../src/tui/services.js';
 
 /**
  * Messages 12–18 of the bundled sample, as the TUI's services hand them over: enough for every
@@ -91,9 +91,21 @@ export const WHY_SCITRERA: WhyView = {
       message_ordinal: 17, call_id: 'call-probe-scitrera',
       command: 'ssh aurora@10.1.230.180 \'docker run --rm scitrera/dgx-spark-sglang:0.5.10rc0 python3 -c "import sglang; …"\'',
       decisive_lines: ['Transformers: 4.57.6', "Qwen3.5 MoE: NOT FOUND - No module named 'sglang.srt.models.qwen3_5_moe'"],
+      kind: 'probe', outcome: 'negative', decisive: true, host: 'aurora@10.1.230.180', duration_ms: 13276,
     },
   ],
   reasoning: [{ message_ordinal: 18, text: 'SGLang 0.0.0 means an editable install without version metadata; transformers 4.57.6 predates Qwen3.5, which needs 5.x.' }],
+};
+
+export const PLAN: PlanView = {
+  session: SESSION_ID,
+  candidate: 'hellohal2064/vllm-qwen3.5-gb10',
+  purpose: 'deploy',
+  yaml: ['# retrace replay plan', 'version: 1', 'candidate: hellohal2064/vllm-qwen3.5-gb10', 'steps:', '  - id: pull-image', '    command: docker pull hellohal2064/vllm-qwen3.5-gb10', '  - id: health', '    command: curl -s localhost:8000/health'],
+  steps: [
+    { id: 'pull-image', roles: ['head', 'worker'], command: 'docker pull hellohal2064/vllm-qwen3.5-gb10', destructive: false, message_ordinal: 20, call_id: 'call-pull-hellohal' },
+    { id: 'health', roles: ['head'], command: 'curl -s localhost:8000/health', destructive: false, message_ordinal: 34, call_id: 'call-health' },
+  ],
 };
 
 export const TIMINGS: TimingRow[] = [

@@ -97,6 +97,28 @@ describe('screen captures at 80×24 (docs/screens)', () => {
   it('why scitrera', () =>
     capture('why', real, [{ screen: 'why', sessionId: SAMPLE, title: TITLE, candidate: 'scitrera/dgx-spark-sglang:0.5.10rc0' }], (app) => app.waitForText('Transformers: 4.57.6')));
 
+  it('output opened from why at the decisive line', () =>
+    capture('output-decisive', real, [{ screen: 'why', sessionId: SAMPLE, title: TITLE, candidate: 'scitrera/dgx-spark-sglang:0.5.10rc0' }], async (app) => {
+      await app.waitForText('Transformers: 4.57.6');
+      await app.press('o');
+      await app.waitFor((frame) => frame.includes('Output ·') && /^ *\d+›/m.test(frame), 'the decisive lines', 8000);
+    }));
+
+  it('why the accepted candidate: its winning path', () =>
+    capture('why-accepted', real, [{ screen: 'why', sessionId: SAMPLE, title: TITLE, candidate: 'hellohal2064/vllm-qwen3.5-gb10' }], async (app) => {
+      await app.waitForText('◆ decisive');
+      await app.press('/', 'winning path', KEYS.enter);
+      await app.waitForText('Winning path (');
+      await app.press('j', 'j', 'j', 'j', 'j', 'j', 'j', 'j', 'j', 'j', 'j', 'j');
+    }));
+
+  it('the plan a replay would run (p on the tree)', () =>
+    capture('plan', real, [{ screen: 'tree', sessionId: SAMPLE, title: TITLE }], async (app) => {
+      await app.waitForText('hellohal2064');
+      await app.press('p');
+      await app.waitForText('# retrace');
+    }));
+
   it('timings', () => capture('timings', real, [{ screen: 'timings', sessionId: SAMPLE, title: TITLE }], (app) => app.waitForText('lmsysorg/sglang:spark')));
 
   it('runs', () => capture('runs', real, [{ screen: 'runs' }], (app) => app.waitForText('dry')));

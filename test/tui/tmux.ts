@@ -69,14 +69,19 @@ export class TmuxTerminal {
     }
   }
 
-  /** The visible screen; with `escapes`, its colours and attributes as escape codes. */
-  screen(options: { escapes?: boolean } = {}): string {
-    return this.tmux('capture-pane', '-p', ...(options.escapes ? ['-e'] : []), '-t', this.target);
+  /** The visible screen; with `escapes`, its colours and attributes as escape codes; with `history`, the scrollback above it too. */
+  screen(options: { escapes?: boolean; history?: boolean } = {}): string {
+    return this.tmux('capture-pane', '-p', ...(options.escapes ? ['-e'] : []), ...(options.history ? ['-S', '-'] : []), '-t', this.target);
   }
 
   /** A tmux format of the pane, e.g. `#{alternate_on}`, `#{cursor_flag}`, `#{pane_pid}`. */
   display(format: string): string {
     return this.tmux('display-message', '-p', '-t', this.target, format).trim();
+  }
+
+  /** Appends every byte the pane's program writes from now on to `file` (escape codes included). */
+  record(file: string): void {
+    this.tmux('pipe-pane', '-o', '-t', this.target, `cat >> ${file}`);
   }
 
   resize(columns: number, rows: number): void {

@@ -3,6 +3,7 @@ import { cleanup } from 'ink-testing-library';
 import { createTuiServices } from '../../src/cli/tui-services.js';
 import { Database } from '../../src/store/database.js';
 import type { TuiServices } from '../../src/tui/services.js';
+import { runRetrace } from '../helpers/cli.js';
 import { ingestPaths } from '../helpers/ingest.js';
 import { sampleExportPath } from '../helpers/sample.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
@@ -42,6 +43,36 @@ async function firstFrameMs(services: TuiServices, sessionId: string, text: stri
 }
 
 describe('TUI services over the sample store', () => {
+  it('answers why with each step as retrace why knows it, and the plan retrace plan builds', async () => {
+    // `retrace ingest` derives the tree and the actions the plan is built from.
+    const derivedPath = tempDbPath(dir);
+    expect((await runRetrace(['ingest', sampleExportPath(), '--db', derivedPath])).code).toBe(0);
+    const services = await servicesOver(derivedPath);
+    const why = await services.why(SAMPLE, 'scitrera/dgx-spark-sglang:0.5.10rc0');
+    expect(why.evidence.map((item) => [item.message_ordinal, item.kind, item.outcome, item.decisive, item.host])).toEqual([
+      [16, 'pull', 'ok', false, 'aurora@10.1.230.180'],
+      [17, 'probe', 'negative', true, 'aurora@10.1.230.180'],
+    ]);
+    const { planFromStore } = await import('../../src/replay/plan/load.js');
+    const { planToYaml } = await import('../../src/replay/plan/yaml.js');
+    const db = await Database.open(derivedPath, { readOnly: true });
+    open.push(db);
+    const { plan: expected } = await planFromStore(db, SAMPLE);
+    const plan = await services.plan(SAMPLE);
+    expect(plan.yaml.join('\n')).toBe(planToYaml(expected).trimEnd());
+    expect(plan.steps.map((step) => step.id)).toEqual(expected.steps.map((step) => step.id));
+    expect(plan.candidate).toBe('hellohal2064/vllm-qwen3.5-gb10');
+    const matches = await services.searchText(SAMPLE, { kind: 'plan' }, 'check-health');
+    expect(matches.length).toBeGreaterThan(0);
+    expect(plan.yaml[matches[0] ?? -1]).toContain('check-health');
+  });
+
+  it('names the newest run of a session when there is none, as none', async () => {
+    const services = await servicesOver(samplePath);
+    const [session] = await services.listSessions();
+    expect(session?.last_run ?? null).toBeNull();
+  });
+
   it('pages the timeline: message rows, then their calls, the timed-out pull marked in its parallel group', async () => {
     const services = await servicesOver(samplePath);
     const page = await services.timeline(SAMPLE, 23, 4);

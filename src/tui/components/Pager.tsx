@@ -17,11 +17,24 @@ export interface PagerProps {
   wrap?: boolean;
   matches: ReadonlySet<number>;
   current: number | null;
+  /** Lines that decided a verdict: marked ◆ and highlighted like a match. */
+  decisive?: ReadonlySet<number>;
 }
 
+/** Columns left for the text beside the line numbers (the gutter grows with the line count). */
+export function pagerTextWidth(width: number, total: number | null): number {
+  return width - gutterWidth(total);
+}
+
+function gutterWidth(total: number | null): number {
+  return Math.max(3, String(total ?? 0).length) + 2;
+}
+
+const NONE: ReadonlySet<number> = new Set();
+
 /** Lines [top, top + height) of a text with their numbers; the rest of the text is never drawn. */
-export function Pager({ lineAt, top, height, width, total, left, wrap = false, matches, current }: PagerProps) {
-  const gutter = Math.max(3, String(total ?? 0).length) + 2;
+export function Pager({ lineAt, top, height, width, total, left, wrap = false, matches, current, decisive = NONE }: PagerProps) {
+  const gutter = gutterWidth(total);
   const textWidth = width - gutter;
   const rows: ReactNode[] = [];
   for (let index = top; rows.length < height; index += 1) {
@@ -30,8 +43,8 @@ export function Pager({ lineAt, top, height, width, total, left, wrap = false, m
       continue;
     }
     const line = lineAt(index);
-    const matched = matches.has(index);
-    const mark = index === current ? MARK.cursor : matched ? MARK.match : ' ';
+    const matched = matches.has(index) || decisive.has(index);
+    const mark = index === current ? MARK.cursor : decisive.has(index) ? MARK.decisive : matched ? MARK.match : ' ';
     const text = line === undefined ? '…' : cleanLine(line);
     const pieces = wrap ? chunkColumns(text, textWidth) : [sliceColumns(text, left, textWidth)];
     pieces.slice(0, height - rows.length).forEach((piece, at) => {

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useReducer, useState } from 'react';
-import { Pager } from '../components/Pager.js';
+import { Pager, pagerTextWidth } from '../components/Pager.js';
 import { ScreenFrame, FRAME_LINES } from '../components/ScreenFrame.js';
-import { oneLine } from '../format.js';
+import { cleanLine, oneLine } from '../format.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { usePagedRows } from '../hooks/use-paged-rows.js';
 import { useServiceCall } from '../hooks/use-service-call.js';
@@ -17,6 +17,10 @@ type OutputRoute = Extract<Route, { screen: 'output' }>;
 
 function fetchLines(services: TuiServices, sessionId: string, target: TextTarget) {
   return async (offset: number, limit: number) => {
+    if (target.kind === 'plan') {
+      const { yaml } = await services.plan(sessionId);
+      return { rows: yaml.slice(offset, offset + limit), total: yaml.length };
+    }
     const page = target.kind === 'call'
       ? await services.toolOutput(sessionId, target.callId, offset, limit)
       : target.kind === 'command'
@@ -34,15 +38,35 @@ function pagerStatus(state: PagerState): string {
   return `${where}${state.left > 0 ? ` · column ${state.left + 1}` : ''}${search ? ` · ${search}` : ''}`;
 }
 
+const TITLES: Record<TextTarget['kind'], string> = { call: 'Output', command: 'Command', message: 'Message', plan: 'Plan' };
+
+function sourceName(target: TextTarget): string {
+  if (target.kind === 'message') return `message:${target.ordinal}`;
+  if (target.kind === 'plan') return 'plan';
+  return `${target.kind}:${target.callId}`;
+}
+
+/** The column (in characters) where `needle` starts in `text`, case-insensitive; -1 when absent. */
+export function columnOf(text: string, needle: string): number {
+  const at = text.toLowerCase().indexOf(needle.toLowerCase());
+  return at < 0 ? -1 : [...text.slice(0, at)].length;
+}
+
+/** Where each decisive line is in the text (a decisive line is a trimmed output line, or part of one). */
+async function decisiveLineNumbers(services: TuiServices, sessionId: string, target: TextTarget, decisive: readonly string[]): Promise<number[][]> {
+  return Promise.all(decisive.filter((line) => line.trim() !== '').map((line) => services.searchText(sessionId, target, line.trim())));
+}
+
 /** A tool call's output (or a message's text) in a pager: only the lines on screen are fetched. */
 export function OutputScreen({ width, height, visible, route }: ScreenProps & { route: OutputRoute }) {
   const services = useServices();
   const navigator = useNavigator();
   const bodyHeight = Math.max(1, height - FRAME_LINES);
   const { sessionId, target } = route;
-  // A command is read whole: it wraps from the start (`w` cuts it again).
-  const [state, dispatch] = useReducer(pagerReducer, bodyHeight, (height) => initialPager(height, target.kind === 'command'));
-  const source = target.kind === 'message' ? `message:${target.ordinal}` : `${target.kind}:${target.callId}`;
+  // A command and a message's prose are read whole: they wrap from the start (`w` cuts them
+  // again); a tool's output and a plan's YAML keep their columns, as a terminal or an editor shows them.
+  const [state, dispatch] = useReducer(pagerReducer, bodyHeight, (height) => initialPager(height, target.kind === 'command' || target.kind === 'message'));
+  const source = sourceName(target);
   const [notice, setNotice] = useState<string | null>(null);
   const lines = usePagedRows(`${sessionId}/${source}`, fetchLines(services, sessionId, target), state.top, bodyHeight, {
     pageSize: 200,
@@ -56,6 +80,21 @@ export function OutputScreen({ width, height, visible, route }: ScreenProps & { 
     (result) => dispatch({ type: 'search-results', query, matches: result.ok ? result.value : [] }),
     [sessionId, source, query, matches === null],
   );
+  const decisive = route.decisive ?? [];
+  useServiceCall(
+    decisive.length > 0 ? () => decisiveLineNumbers(services, sessionId, target, decisive) : null,
+    (result) => result.ok && dispatch({ type: 'decisive', lines: result.value.flat(), ...(result.value[0]?.[0] === undefined ? {} : { open: result.value[0][0] }) }),
+    [sessionId, source, decisive.join('\n')],
+  );
+  // A match (or the decisive text) past the right edge of a cut line is scrolled into view.
+  const currentText = state.current === null ? undefined : lines.rowAt(state.current);
+  useEffect(() => {
+    if (currentText === undefined || state.wrap) return;
+    const needle = query !== '' ? query : decisive.find((line) => cleanLine(currentText).toLowerCase().includes(line.toLowerCase()));
+    if (!needle) return;
+    const column = columnOf(cleanLine(currentText), needle);
+    dispatch({ type: 'reveal', column, length: [...needle].length, width: pagerTextWidth(width, lines.total) });
+  }, [currentText, state.current, query, state.wrap, width, lines.total]);
   useKeys(
     (input, key) => {
       if (state.search.editing) {
@@ -77,10 +116,11 @@ export function OutputScreen({ width, height, visible, route }: ScreenProps & { 
     { priority: PRIORITY.screen, active: visible, text: state.search.editing ? (run) => (dispatch({ type: 'search-type', text: run }), true) : undefined },
   );
   const matchSet = useMemo(() => new Set(state.search.matches ?? []), [state.search.matches]);
+  const decisiveSet = useMemo(() => new Set(state.decisive), [state.decisive]);
   if (!visible) return null;
   return (
-    <ScreenFrame width={width} height={height} title={`${target.kind === 'command' ? 'Command' : 'Output'} · ${oneLine(route.title)}`} status={notice ?? pagerStatus(state)} error={lines.error} prompt={state.search.editing ? state.search.draft : null}>
-      <Pager lineAt={lines.rowAt} top={state.top} height={bodyHeight} width={width} total={lines.total} left={state.left} wrap={state.wrap} matches={matchSet} current={state.current} />
+    <ScreenFrame width={width} height={height} title={`${TITLES[target.kind]} · ${oneLine(route.title)}`} status={notice ?? pagerStatus(state)} error={lines.error} prompt={state.search.editing ? state.search.draft : null}>
+      <Pager lineAt={lines.rowAt} top={state.top} height={bodyHeight} width={width} total={lines.total} left={state.left} wrap={state.wrap} matches={matchSet} current={state.current} decisive={decisiveSet} />
     </ScreenFrame>
   );
 }
@@ -88,6 +128,7 @@ export function OutputScreen({ width, height, visible, route }: ScreenProps & { 
 /** The selected call's command as recorded, whole, for `y`; a message has no command. */
 async function copyCommand(services: TuiServices, sessionId: string, target: TextTarget): Promise<string> {
   if (target.kind === 'message') return 'a message has no command to copy (y copies a tool call\'s command)';
+  if (target.kind === 'plan') return 'a plan is not one command (y copies a tool call\'s command; `retrace plan SESSION -o FILE` writes the plan)';
   return copyCallCommand(services, sessionId, target.callId);
 }
 

@@ -13,6 +13,7 @@ import { used } from '../state/key-routing.js';
 import { position } from '../state/list.js';
 import { describeSearch } from '../state/search.js';
 import { initialSessions, selectedSession, sessionsReducer } from '../state/sessions-reducer.js';
+import { stepStatusMark } from '../verdicts.js';
 import type { ScreenProps } from './screen-props.js';
 
 /** agent, title, dates, messages, calls, candidates: the title takes what the others leave. */
@@ -34,15 +35,25 @@ export function sessionsHeader(width: number): Segment[] {
   return [seg(`  ${fit('agent', 9)}${fit('title', Math.max(8, width - fixed))}${fit(' dates (UTC)', 23)}${fitRight('msgs', 7)}${fitRight('calls', 7)}${fitRight('cand', 6)}`, 'dim')];
 }
 
-/** The selected session in full: its id, whose sub-agent it is, where it came from, its whole title. */
+/** The selected session in full: its id, whose sub-agent it is, its newest run, where it came from, its whole title. */
 export function sessionFooter(session: SessionRow): Segment[] {
   const parent = session.parent_id ? ` · sub-agent of ${session.parent_id}` : '';
   const origin = [session.machine ? `@${session.machine}` : null, session.directory ? oneLine(session.directory) : null].filter(Boolean).join(' ');
   return [
     seg(`  ${session.id}${parent}`, 'dim'),
+    ...lastRunSegments(session),
     ...(origin ? [seg(` · ${origin}`, 'accent')] : []),
     seg(session.title ? ` · ${oneLine(session.title)}` : ''),
   ];
+}
+
+/** What became of the session's replays: the newest run's id, mode and status (r lists them all). */
+export function lastRunSegments(session: SessionRow): Segment[] {
+  const run = session.last_run;
+  if (!run) return [];
+  const { mark, tone } = stepStatusMark(run.status);
+  const more = (session.runs ?? 1) > 1 ? ` (of ${session.runs} runs)` : '';
+  return [seg(` · last run ${run.id} ${run.mode} `, 'dim'), seg(`${mark} ${run.status}`, tone), seg(more, 'dim')];
 }
 
 export function SessionsScreen({ width, height, visible }: ScreenProps) {

@@ -17,21 +17,33 @@ import type { ScreenProps } from './screen-props.js';
 
 type TimingsRoute = Extract<Route, { screen: 'timings' }>;
 
+/**
+ * A probe's outcome in the tree's words: one that rejected its candidate reads `rejected`, one
+ * that confirmed it `confirmed` (the store says negative/positive), so a rejecting probe never
+ * reads as a success.
+ */
+export function timingOutcome(kind: string, outcome: string): string {
+  if (kind !== 'probe') return outcome;
+  return outcome === 'negative' ? 'rejected' : outcome === 'positive' ? 'confirmed' : outcome;
+}
+
 /** Group lines name the thing; attempt lines draw its duration as a bar on a shared scale. */
 export function timingLineSegments(line: TimingLine | undefined, width: number): Segment[] {
   if (!line) return [seg('…', 'dim')];
   if (line.kind === 'group') {
-    const { mark, tone } = verdictMark(line.outcome);
+    const outcome = timingOutcome(line.label, line.outcome);
+    const { mark, tone } = verdictMark(outcome);
     const attempts = line.attempts > 1 ? ` · ${plural(line.attempts, 'attempt')}` : '';
     return [
       seg(`${fit(line.label, 9)}`, 'accent'),
       seg(line.subject, 'title'),
       seg(`${line.host ? ` @${line.host}` : ''}${attempts} · ${duration(line.totalMs)} `, 'dim'),
-      seg(`${mark} ${line.outcome}`, tone),
+      seg(`${mark} ${outcome}`, tone),
     ];
   }
   const { row } = line;
-  const { mark, tone } = verdictMark(row.outcome);
+  const outcome = timingOutcome(row.kind, row.outcome);
+  const { mark, tone } = verdictMark(outcome);
   const speed = row.mb_per_s ? ` ${row.mb_per_s.toFixed(1)} MB/s` : '';
   // The same width on every row: the bars share one scale.
   const barWidth = Math.max(4, width - 46);
@@ -39,7 +51,7 @@ export function timingLineSegments(line: TimingLine | undefined, width: number):
     seg(`   #${fit(String(row.attempt), 3)}`, 'dim'),
     seg(bar(row.duration_ms ?? 0, line.maxMs, barWidth), tone === 'danger' || tone === 'warn' ? tone : 'accent'),
     seg(`${fitRight(duration(row.duration_ms), 7)} `),
-    seg(`${mark} ${fit(row.outcome, 9)}`, tone),
+    seg(`${mark} ${fit(outcome, 9)}`, tone),
     seg(speed, 'dim'),
   ];
 }
@@ -69,7 +81,8 @@ export function TimingsScreen({ width, height, visible, route }: ScreenProps & {
     },
   });
   if (!visible) return null;
-  const longest = Math.max(0, ...(state.rows ?? []).map((row) => row.duration_ms ?? 0));
+  // The scale of the bars shown: the longest attempt in this filter, not in the whole session.
+  const longest = Math.max(0, ...state.lines.map((line) => (line.kind === 'attempt' ? (line.row.duration_ms ?? 0) : 0)));
   const status = describeSearch(state.search, state.list.cursor) ?? (state.rows ? `row ${position(state.list)}` : 'loading…');
   return (
     <ScreenFrame width={width} height={height} title={`Timings · ${route.title}`} status={status} error={state.error} prompt={state.search.editing ? state.search.draft : null}>

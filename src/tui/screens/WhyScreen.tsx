@@ -21,6 +21,9 @@ export function WhyScreen({ width, height, visible, route }: ScreenProps & { rou
   const { sessionId, candidate } = route;
   useServiceCall(() => services.why(sessionId, candidate), (result) => dispatch(result.ok ? { type: 'loaded', why: result.value } : { type: 'failed', message: result.message }), [sessionId, candidate]);
   useEffect(() => dispatch({ type: 'width', width: width - 2 }), [width]);
+  // The accepted candidate's why lists its winning path: the plan a replay would run.
+  const accepted = state.why?.verdict === 'accepted';
+  useServiceCall(accepted ? () => services.plan(sessionId) : null, (result) => dispatch({ type: 'plan', plan: result.ok ? result.value : `no plan: ${result.message}` }), [sessionId, accepted]);
   const selected = selectedWhyLine(state);
   useListKeys({
     editing: state.search.editing,
@@ -36,14 +39,17 @@ export function WhyScreen({ width, height, visible, route }: ScreenProps & { rou
       }
       if (input === 'o' && selected.callId) {
         const evidence = selected.evidence === null ? undefined : state.why?.evidence[selected.evidence];
-        navigator.open({ screen: 'output', sessionId, target: { kind: 'call', callId: selected.callId }, title: evidence?.command ?? selected.callId });
+        // The output opens at the decisive line under the cursor (else the step's first), all of them marked.
+        const decisive = evidence ? [...(selected.decisiveLine ? [selected.decisiveLine] : []), ...evidence.decisive_lines.filter((line) => line !== selected.decisiveLine)] : [];
+        const title = evidence ? `${evidence.host ? `${evidence.host}: ` : ''}${evidence.command}` : selected.callId;
+        navigator.open({ screen: 'output', sessionId, target: { kind: 'call', callId: selected.callId }, title, decisive });
         return true;
       }
       return false;
     },
   });
   if (!visible) return null;
-  const hint = selected?.ordinal !== null && selected?.ordinal !== undefined ? `#${selected.ordinal}: Enter timeline${selected.callId ? ' · o output' : ''}` : '';
+  const hint = selected?.ordinal !== null && selected?.ordinal !== undefined ? `#${selected.ordinal}: Enter timeline${selected.callId ? ` · o output${selected.evidence !== null ? ' at the decisive line' : ''}` : ''}` : '';
   const status = describeSearch(state.search, state.list.cursor) ?? (state.why ? hint : 'loading…');
   return (
     <ScreenFrame width={width} height={height} title={`Why · ${candidate}`} status={status} error={state.error} prompt={state.search.editing ? state.search.draft : null}>

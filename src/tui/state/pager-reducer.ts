@@ -13,6 +13,8 @@ export interface PagerState {
   current: number | null;
   /** Long lines wrap onto the rows below (`w`) instead of being cut at the right edge. */
   wrap: boolean;
+  /** The lines that decided a verdict (opened from Why), marked; the first is where the pager opens. */
+  decisive: number[];
 }
 
 export type PagerAction =
@@ -22,10 +24,14 @@ export type PagerAction =
   | { type: 'resize'; height: number }
   | { type: 'total'; total: number }
   | { type: 'toggle-wrap' }
+  /** `open`: the line to open at (the one the reader chose), else the first. */
+  | { type: 'decisive'; lines: number[]; open?: number }
+  /** Brings columns [column, column + length) of the current line into view when lines are cut. */
+  | { type: 'reveal'; column: number; length: number; width: number }
   | SearchAction;
 
 export function initialPager(height: number, wrap = false): PagerState {
-  return { top: 0, left: 0, total: null, height: Math.max(1, height), search: NO_SEARCH, current: null, wrap };
+  return { top: 0, left: 0, total: null, height: Math.max(1, height), search: NO_SEARCH, current: null, wrap, decisive: [] };
 }
 
 function maxTop(state: PagerState): number {
@@ -52,6 +58,17 @@ export function pagerReducer(state: PagerState, action: PagerAction): PagerState
       return state.wrap ? state : { ...state, left: Math.max(0, state.left + action.by) };
     case 'toggle-wrap':
       return { ...state, wrap: !state.wrap, left: 0 };
+    case 'decisive': {
+      const lines = [...new Set(action.lines)].sort((a, b) => a - b);
+      return showMatch({ ...state, decisive: lines }, action.open ?? lines[0] ?? null);
+    }
+    case 'reveal': {
+      if (state.wrap || action.column < 0) return state;
+      const width = Math.max(1, action.width);
+      const inView = action.column >= state.left && action.column + action.length <= state.left + width;
+      // A quarter of the width of context before the match, as a match scrolled to vertically gets lines above.
+      return inView ? state : { ...state, left: Math.max(0, action.column - Math.floor(width / 4)) };
+    }
     case 'resize':
       return scrollTo({ ...state, height: Math.max(1, action.height) }, state.top);
     case 'total':

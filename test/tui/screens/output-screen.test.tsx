@@ -50,6 +50,32 @@ describe('Output pager', () => {
     expect(app.frame()).not.toContain('column');
   });
 
+  it('scrolls sideways to a match past the right edge, and wraps with w', async () => {
+    const services = fakeServices();
+    const wide = ['short line', `${'x'.repeat(150)} NEEDLE-AT-150 tail`, 'last'];
+    services.toolOutput = async (_s, callId, offset, limit) => ({ call_id: callId, title: '', lines: wide.slice(offset, offset + limit), total_lines: wide.length, offset });
+    services.searchText = async (_s, _t, query) => wide.flatMap((line, i) => (line.toLowerCase().includes(query.toLowerCase()) ? [i] : []));
+    const app = renderApp(services, [probe]);
+    await app.waitForText('lines 1–3 of 3');
+    expect(app.frame()).not.toContain('NEEDLE');
+    await app.press('/', 'needle', KEYS.enter);
+    const frame = await app.waitForText('NEEDLE-AT-150');
+    expect(frame).toMatch(/column \d+/);
+    await app.press('w');
+    const wrapped = await app.waitFor((f) => !/column \d+/.test(f), 'the wrapped lines');
+    expect(wrapped).toContain('NEEDLE-AT-150');
+    expect(wrapped).toMatch(/^ {5}x+$/m);
+  });
+
+  it('wraps a message\'s prose from the start', async () => {
+    const services = fakeServices();
+    const prose = `${'word '.repeat(40)}END-OF-PROSE`;
+    services.messageText = async (_s, ordinal, offset, limit) => ({ call_id: `#${ordinal}`, title: '', lines: [prose].slice(offset, offset + limit), total_lines: 1, offset });
+    const app = renderApp(services, [{ ...probe, target: { kind: 'message', ordinal: 18 }, title: '#18' }]);
+    const frame = await app.waitForText('END-OF-PROSE');
+    expect(frame.split('\n')[0]).toContain('Message · #18');
+  });
+
   it('closes with q (like less), back to the screen below', async () => {
     const app = renderApp(fakeServices(), [{ screen: 'sessions' }, probe]);
     await app.waitForText('lines 1–21 of 41');

@@ -41,6 +41,17 @@ describe('Sessions screen', () => {
     expect(selectedLine(frame)).toContain('GB10');
   });
 
+  it("shows the selected session's newest replay: its run id, mode and status", async () => {
+    const services = fakeServices();
+    const sessions = await services.listSessions();
+    services.listSessions = async () => sessions.map((row, index) => (index === 0 ? { ...row, last_run: { id: 'run_20260301_0930', mode: 'live', status: 'interrupted', started_at: '2026-03-01T09:30:00Z' }, runs: 2 } : row));
+    const app = renderApp(services, [{ screen: 'sessions' }], { columns: 120 });
+    const frame = await app.waitForText('last run');
+    expect(frame).toContain(`${SESSION_ID} · last run run_20260301_0930 live ✗ interrupted (of 2 runs)`);
+    await app.press('j');
+    expect(app.frame()).not.toContain('last run');
+  });
+
   it('says so when the store cannot be read', async () => {
     const app = renderApp(fakeServices({ failing: { listSessions: 'no store at /tmp/x.duckdb' } }), [{ screen: 'sessions' }]);
     await app.waitForText('✗ no store at /tmp/x.duckdb');

@@ -32,6 +32,17 @@ describe('Timings screen', () => {
     expect(frame).toContain('Qwen/Qwen3.5-122B-A10B-FP8');
   });
 
+  it('shows a probe that rejected as rejected, with its host, and keeps the scale true to the filter', async () => {
+    const app = renderApp(fakeServices(), [timings]);
+    await app.waitForText('lmsysorg/sglang:spark');
+    await app.press('f', 'f');
+    const frame = await app.waitForText('showing: probe');
+    expect(frame).toContain('bars on one scale, longest 13s');
+    expect(frame).toContain('probe    scitrera/dgx-spark-sglang:0.5.10rc0 @10.1.230.180 · 13s ✗ rejected');
+    expect(frame).toMatch(/#1 {2}█+ +13s ✗ rejected/);
+    expect(frame).not.toContain('✓ ok');
+  });
+
   it('jumps to the attempt in the timeline with Enter', async () => {
     const app = renderApp(fakeServices(), [timings]);
     await app.waitForText('lmsysorg/sglang:spark');

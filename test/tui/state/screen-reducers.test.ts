@@ -6,7 +6,7 @@ import { initialTimeline, timelineLayout, timelineReducer } from '../../../src/t
 import { initialTree, selectedTreeRow, treeReducer, treeRows } from '../../../src/tui/state/tree-reducer.js';
 import { initialWhy, selectedWhyLine, whyLines, whyReducer } from '../../../src/tui/state/why-reducer.js';
 import { segmentsText } from '../../../src/tui/segments.js';
-import { SESSIONS, TREE, WHY_SCITRERA } from '../fake-session.js';
+import { PLAN, SESSIONS, TREE, WHY_SCITRERA } from '../fake-session.js';
 
 describe('navigation', () => {
   it('opens screens on a stack, goes back, never below the first', () => {
@@ -78,6 +78,19 @@ describe('pager reducer', () => {
     expect(state).toMatchObject({ current: 90, top: 80 });
   });
 
+  it('opens at the decisive line chosen (else the first), marking them all', () => {
+    expect(pagerReducer(loaded, { type: 'decisive', lines: [60, 40, 40] })).toMatchObject({ decisive: [40, 60], current: 40, top: 37 });
+    expect(pagerReducer(loaded, { type: 'decisive', lines: [40, 60], open: 60 })).toMatchObject({ current: 60, top: 57 });
+  });
+
+  it('pans to a match past the right edge of cut lines, and not when it is in view or lines wrap', () => {
+    expect(pagerReducer(loaded, { type: 'reveal', column: 150, length: 5, width: 60 }).left).toBe(135);
+    expect(pagerReducer(loaded, { type: 'reveal', column: 10, length: 5, width: 60 }).left).toBe(0);
+    const panned = pagerReducer(loaded, { type: 'pan', by: 100 });
+    expect(pagerReducer(panned, { type: 'reveal', column: 10, length: 5, width: 60 }).left).toBe(0);
+    expect(pagerReducer(pagerReducer(loaded, { type: 'toggle-wrap' }), { type: 'reveal', column: 150, length: 5, width: 60 }).left).toBe(0);
+  });
+
   it('reads less and vi keys', () => {
     expect(pagerActionOfKey(' ', {}, loaded)).toEqual({ type: 'scroll', by: 19 });
     expect(pagerActionOfKey('b', {}, loaded)).toEqual({ type: 'scroll', by: -19 });
@@ -113,8 +126,30 @@ describe('why reducer', () => {
       '',
       'Evidence (1)',
     ]);
-    expect(lines).toContain('    Transformers: 4.57.6');
+    expect(lines[5]).toBe('#17 probe → ✗ negative  ◆ decisive  on aurora@10.1.230.180  13s');
+    expect(lines[6]).toMatch(/^ {4}\$ ssh aurora@10\.1\.230\.180 'docker run/);
+    expect(lines).toContain('    │ Transformers: 4.57.6');
     expect(lines.find((line) => line.startsWith('#18'))).toMatch(/^#18 SGLang 0\.0\.0 means an editable install/);
+    expect(lines.join('\n')).not.toContain('Winning path');
+  });
+
+  it('lists every step of the winning path under an accepted candidate, each leading to its call', () => {
+    const accepted = { ...WHY_SCITRERA, candidate: 'hellohal2064/vllm-qwen3.5-gb10', verdict: 'accepted' };
+    let state = whyReducer(initialWhy(10, 80), { type: 'loaded', why: accepted });
+    expect(state.lines.map((line) => segmentsText(line.segments))).toContain('Winning path: loading…');
+    state = whyReducer(state, { type: 'plan', plan: PLAN });
+    const text = state.lines.map((line) => segmentsText(line.segments));
+    expect(text).toContain('Winning path (2 steps; p on the tree shows the plan)');
+    expect(text).toContain('  1. pull-image [head, worker]  #20  docker pull hellohal2064/vllm-qwen3.5-gb10');
+    expect(state.lines.find((line) => segmentsText(line.segments).includes('2. health'))).toMatchObject({ ordinal: 34, callId: 'call-health' });
+    const refused = whyReducer(state, { type: 'plan', plan: 'no plan: this session deploys nothing' });
+    expect(refused.lines.map((line) => segmentsText(line.segments))).toContain('  no plan: this session deploys nothing');
+  });
+
+  it('knows the decisive line under the cursor, for o', () => {
+    const state = whyReducer(initialWhy(10, 80), { type: 'loaded', why: WHY_SCITRERA });
+    const line = state.lines.find((candidate) => segmentsText(candidate.segments).includes('NOT FOUND'));
+    expect(line).toMatchObject({ evidence: 0, callId: 'call-probe-scitrera', decisiveLine: "Qwen3.5 MoE: NOT FOUND - No module named 'sglang.srt.models.qwen3_5_moe'" });
   });
 
   it('starts on the first evidence, and re-wraps on a resize', () => {
