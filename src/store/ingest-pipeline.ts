@@ -1,10 +1,10 @@
 import { StoreError } from './errors.js';
-import { readSourceState } from './sources.js';
+import { readSourceStates, refreshFileStamp } from './sources.js';
 import { SessionIdentity, type RenamedSession } from './session-identity.js';
 import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode } from './source-writer.js';
 import type { Database } from './database.js';
 import { boundMessageItem, boundUnknownItem } from '../core/bounded-text.js';
-import { hashFile } from '../core/io/hash.js';
+import { hashFile, type FileHashes } from '../core/io/hash.js';
 import type { IngestItem, Location, ProblemItem, SessionOrigin } from '../core/model.js';
 import {
   redactMessageItem,
@@ -43,6 +43,10 @@ export interface IngestOptions {
   batchBytes?: number;
   /** Called as each source is committed, before its sessions are derived. */
   onSourceStored?: (source: Source, index: number, count: number) => void;
+  /** The store's records of its sources, when the caller read them already (for discovery). */
+  states?: ReadonlyMap<string, SourceState>;
+  /** How an appendable file is hashed (tests count the files opened through it). */
+  hashFile?: (path: string, prefixBytes?: number | null) => Promise<FileHashes>;
   /** Called after each committed source with the sessions it touched (derived tables hook here). */
   onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<readonly SessionFailure[] | void>;
 }
@@ -128,23 +132,38 @@ interface Plan {
   fingerprint: string;
   /** The store has no record of the source. */
   fresh?: boolean;
+  /** Skipped on the store's record alone: the source was never opened. */
+  unopened?: boolean;
 }
 
-/** Skip an unchanged source; resume a grown JSONL whose old bytes are untouched; else read it whole. */
-async function planSource(db: Database, source: Source, name: StoredName): Promise<Plan> {
-  const state = await readSourceState(db, name.key);
+/**
+ * The store's record says this source is exactly what was stored, without opening it: same size,
+ * times and inode as when it was read whole (a half-stored source, `partial`, is never trusted).
+ */
+function unchangedByStamp(state: SourceState | undefined, source: Source): boolean {
+  return !!state && !!source.stamp && state.fileStamp === source.stamp && state.size === source.size && state.contentHash !== 'partial';
+}
+
+type Hasher = NonNullable<IngestOptions['hashFile']>;
+
+/**
+ * Skip a source whose stamp is unchanged (nothing opened) or, when its stamp moved, whose content
+ * hash is; resume a grown JSONL whose old bytes are untouched; else read it whole.
+ */
+async function planSource(state: SourceState | undefined, source: Source, hash: Hasher): Promise<Plan> {
+  if (state && unchangedByStamp(state, source)) return { mode: 'skip', fingerprint: state.contentHash, unopened: true };
   if (!source.appendable) {
     const fingerprint = await source.fingerprint();
     if (state && state.contentHash === fingerprint && state.size === source.size) return { mode: 'skip', fingerprint };
-    return { mode: 'replace', fingerprint, fresh: state === null };
+    return { mode: 'replace', fingerprint, fresh: state === undefined };
   }
   const consumed = state?.bytesConsumed ?? null;
-  const hashes = await hashFile(source.path, consumed !== null && consumed <= source.size ? consumed : null);
+  const hashes = await hash(source.path, consumed !== null && consumed <= source.size ? consumed : null);
   if (state && state.contentHash === hashes.full) return { mode: 'skip', fingerprint: hashes.full };
   if (state && consumed !== null && state.prefixHash !== null && hashes.prefix === state.prefixHash && consumed <= source.size) {
     return { mode: 'append', resume: { offset: consumed, line: (state.linesConsumed ?? 0) + 1 }, fingerprint: hashes.full };
   }
-  return { mode: 'replace', fingerprint: hashes.full, fresh: state === null };
+  return { mode: 'replace', fingerprint: hashes.full, fresh: state === undefined };
 }
 
 /** Bytes of an appendable transcript written per transaction (see the checkpoint case below). */
@@ -166,20 +185,21 @@ function partialState(source: Source, name: StoredName, checkpoint: ResumePoint,
   // again from the start (rows already stored are matched, not duplicated).
   return {
     key: name.key, path: name.path, format: source.format, size: source.size, contentHash: 'partial',
-    bytesConsumed: checkpoint.offset, linesConsumed: checkpoint.line - 1, prefixHash: null, ...provenance,
+    bytesConsumed: checkpoint.offset, linesConsumed: checkpoint.line - 1, prefixHash: null, fileStamp: null, ...provenance,
   };
 }
 
-async function finalState(source: Source, name: StoredName, plan: Plan, checkpoint: ResumePoint | null, provenance: Provenance): Promise<SourceState> {
+async function finalState(source: Source, name: StoredName, plan: Plan, checkpoint: ResumePoint | null, provenance: Provenance, hash: Hasher): Promise<SourceState> {
   const bytesConsumed = source.appendable ? (checkpoint?.offset ?? 0) : null;
   const prefixHash = !source.appendable
     ? null
     : bytesConsumed === source.size
       ? plan.fingerprint
-      : (await hashFile(source.path, bytesConsumed)).prefix;
+      : (await hash(source.path, bytesConsumed)).prefix;
   return {
     key: name.key, path: name.path, format: source.format, size: source.size, contentHash: plan.fingerprint,
-    bytesConsumed, linesConsumed: source.appendable ? (checkpoint ? checkpoint.line - 1 : 0) : null, prefixHash, ...provenance,
+    bytesConsumed, linesConsumed: source.appendable ? (checkpoint ? checkpoint.line - 1 : 0) : null, prefixHash,
+    fileStamp: source.stamp ?? null, ...provenance,
   };
 }
 
@@ -211,6 +231,8 @@ export async function ingestSources(
 ): Promise<IngestSummary> {
   const bytesTotal = sources.reduce((sum, source) => sum + source.size, 0);
   const identity = new SessionIdentity(db);
+  const hash = options.hashFile ?? hashFile;
+  const states = options.states ?? (await readSourceStates(db));
   let bytesDone = 0;
   let messagesSeen = 0;
   for (const [index, source] of sources.entries()) {
@@ -228,8 +250,11 @@ export async function ingestSources(
     const nameCounts: RedactionCounts = {};
     const name = storedName(source, options.redact, nameCounts);
     try {
-      const plan = await planSource(db, source, name);
+      const state = states.get(name.key);
+      const plan = await planSource(state, source, hash);
       if (plan.mode === 'skip') {
+        // Proven unchanged by its bytes though its stamp moved (touched, copied back): record the new one.
+        if (!plan.unopened && source.stamp && state && state.fileStamp !== source.stamp) await refreshFileStamp(db, name.key, source.stamp);
         summary.skipped_unchanged += 1;
         bytesDone += source.size;
         continue;
@@ -248,7 +273,7 @@ export async function ingestSources(
       let origin: SessionOrigin | null = null;
       const commit = async (final: boolean): Promise<void> => {
         const provenance = provenanceOf(options.machine, origin);
-        const state = final ? await finalState(source, name, plan, checkpoint, provenance) : partialState(source, name, checkpoint as ResumePoint, provenance);
+        const state = final ? await finalState(source, name, plan, checkpoint, provenance, hash) : partialState(source, name, checkpoint as ResumePoint, provenance);
         const written = await (writer as SourceWriter).commit(state, totalRedactions(counts));
         addWritten(summary, written, counts);
         for (const kind of Object.keys(counts)) delete counts[kind];

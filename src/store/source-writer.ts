@@ -22,6 +22,8 @@ export interface SourceState {
   /** Provenance: the machine it came from and where the transcript was first written (see schema/provenance.ts). */
   machine?: string | null;
   originalPath?: string | null;
+  /** Size, times and inode of the file(s) as read (src/core/io/file-stamp.ts); null: hash it next time. */
+  fileStamp?: string | null;
 }
 
 export interface SourceWriteCounts {
@@ -244,8 +246,8 @@ export class SourceWriter {
       if (!this.fresh) await db.run(`DELETE FROM sources WHERE key = ?`, [this.sourceKey]);
       await db.run(
         `INSERT INTO sources (key, path, format, size, content_hash, bytes_consumed, lines_consumed, prefix_hash, ingested_at,
-           messages, tool_calls, unknown_records, problems, redactions, machine, original_path, cwd)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?, ?, ?, ?, ?, ?, ?,
+           messages, tool_calls, unknown_records, problems, redactions, machine, original_path, file_stamp, cwd)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?, ?, ?, ?, ?, ?, ?, ?,
            (SELECT directory FROM sessions WHERE source = ? AND directory IS NOT NULL
             ORDER BY parent_id IS NOT NULL, started_at NULLS LAST, id LIMIT 1))`,
         [
@@ -264,6 +266,7 @@ export class SourceWriter {
           redactions,
           state.machine ?? null,
           state.originalPath ?? state.path,
+          state.fileStamp ?? null,
           state.key,
         ],
       );
