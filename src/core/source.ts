@@ -20,7 +20,7 @@ export interface Source {
   /** Set when the source is exactly one session (a storage-tree or database session). */
   sessionId?: string;
   /**
-   * The file's size, times and inode when it was found (src/core/io/file-stamp.ts): equal to what
+   * The file's size, modification time and inode when it was found (src/core/io/file-stamp.ts): equal to what
    * the store recorded, the source is skipped without being opened. Absent or null: fingerprinted.
    */
   stamp?: string | null;

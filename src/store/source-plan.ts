@@ -24,7 +24,7 @@ export interface Plan {
 
 /**
  * The store's record says this source is exactly what was stored, without opening it: same size,
- * times and inode as when it was read whole (a half-stored source, `partial`, is never trusted).
+ * modification time and inode as when it was read whole (a half-stored source, `partial`, is never trusted).
  */
 function unchangedByStamp(state: SourceState | undefined, source: Source): boolean {
   return !!state && !!source.stamp && state.fileStamp === source.stamp && state.size === source.size && state.contentHash !== 'partial';

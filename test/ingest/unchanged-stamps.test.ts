@@ -16,7 +16,7 @@ import { queryStore } from '../helpers/ingest.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
 
 /**
- * A re-ingest proves a file unchanged by its size, times and inode before anything else: an
+ * A re-ingest proves a file unchanged by its size, modification time and inode before anything else: an
  * unchanged corpus opens no file at all; a touched one is hashed and nothing is stored again; a
  * grown one is read from where the last ingest stopped. Every opening of a file goes through a
  * counted reader (the head discovery reads, the hash, the source's own fingerprint and read).

@@ -2,11 +2,12 @@ import { stat } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
 
 /**
- * A file's size, modification and change times (nanoseconds) and inode: what a re-ingest compares
- * with the store's record to skip a file without opening it. Equal stamps mean unchanged bytes for
- * every writer that does not both keep a file's size and set its times back (and the change time
- * cannot be set back): the same bet as git's index, rsync and make. A different stamp proves
- * nothing either way: the content hash decides, as before.
+ * A file's size, modification time (nanoseconds) and inode: what a re-ingest compares with the
+ * store's record to skip a file without opening it. Equal stamps mean unchanged bytes for every
+ * writer that does not both keep a file's size and set its modification time back: the bet rsync's
+ * quick check and make make. A different stamp proves nothing either way: the content hash
+ * decides, as before. The change time is left out: SQLite truncates an empty write-ahead log each
+ * time a reader opens the database, which moves its change time and nothing else.
  */
 export type FileStamp = string;
 
@@ -18,10 +19,9 @@ export type FileStamp = string;
 export const RACY_WINDOW_MS = 2_000;
 
 export function stampOf(info: BigIntStats, nowMs: number = Date.now()): FileStamp | null {
-  // Only the modification time matters here: a write after this stat moves it (a recent chmod or
-  // utimes, which move only the change time, are no reason to distrust it).
+  // A write after this stat moves the modification time, unless it lands in the same clock tick.
   if (nowMs - Number(info.mtimeMs) < RACY_WINDOW_MS) return null;
-  return `${info.size}/${info.mtimeNs}/${info.ctimeNs}/${info.ino}`;
+  return `${info.size}/${info.mtimeNs}/${info.ino}`;
 }
 
 /** The stamp of a file, or null when it is too recent to trust or cannot be read. */
