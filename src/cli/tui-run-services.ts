@@ -11,6 +11,16 @@ export async function listRunRows(db: Database): Promise<RunRow[]> {
 }
 
 const EXCERPT_CHARS = 600;
+/** How much of each output run vs record sets side by side: the end of both, as the run keeps a tail. */
+export const COMPARED_OUTPUT_CHARS = 64 * 1024;
+
+/** The last `chars` of a text of `total` characters, from a line start, saying how much came before. */
+function outputEnd(text: string | null, chars: number, total = text?.length ?? 0): string | null {
+  if (text === null || total <= chars) return text;
+  const cut = text.slice(-chars);
+  const from = cut.indexOf('\n') + 1;
+  return `[… ${total - cut.length + from} characters before this …]\n${cut.slice(from)}`;
+}
 
 /** The recorded tool call of each plan step on each role (a role's own, see `recordedCallOf`), by `step\0role`. */
 async function recordedByStep(db: Database, sessionId: string | null, planJson: string): Promise<Map<string, RecordedCall>> {
@@ -23,7 +33,7 @@ async function recordedByStep(db: Database, sessionId: string | null, planJson: 
       if (callId) callOf.set(`${step.id}\u0000${role}`, callId);
     }
   }
-  const calls = await recordedCalls(db, sessionId, [...new Set(callOf.values())], EXCERPT_CHARS);
+  const calls = await recordedCalls(db, sessionId, [...new Set(callOf.values())], EXCERPT_CHARS, COMPARED_OUTPUT_CHARS);
   const byStep = new Map<string, RecordedCall>();
   for (const [key, callId] of callOf) {
     const call = calls.get(callId);
@@ -48,6 +58,11 @@ export async function runStepRows(db: Database, runId: string): Promise<RunStepR
     duration_ms: step.duration_ms,
     verdict: step.verdict,
     detail: step.detail,
-    recorded: recorded.get(`${step.step_id}\u0000${step.role}`) ?? null,
+    output: outputEnd(step.output, COMPARED_OUTPUT_CHARS),
+    recorded: recordedOf(recorded.get(`${step.step_id}\u0000${step.role}`)),
   }));
+}
+
+function recordedOf(call: RecordedCall | undefined): RunStepRow['recorded'] {
+  return call ? { ...call, output: outputEnd(call.output, COMPARED_OUTPUT_CHARS, call.output_chars) } : null;
 }

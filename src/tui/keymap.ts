@@ -63,9 +63,10 @@ export const SCREEN_KEYS: Record<ScreenName, KeyHelpEntry[]> = {
   ],
   runs: [{ keys: 'Enter', what: 'run vs record' }, ...LIST],
   'live-run': [
-    { keys: 'p', what: 'pause before the next step / resume' },
-    { keys: 's', what: 'skip the selected step (not started yet)' },
-    { keys: 'r', what: 'retry the selected failed step' },
+    { keys: 'p', what: 'pause before the next step / resume (never past a failure)' },
+    { keys: 's', what: 'skip the selected step (not started, or failed: go on without it)' },
+    { keys: 'h a', what: 'skip on this host / on all hosts (a step on several)' },
+    { keys: 'r', what: 'retry the failed step on the selected host' },
     { keys: 'q', what: 'abort the run (asks first)' },
     { keys: 'y n', what: 'answer a destructive step’s confirmation' },
     { keys: 'f', what: 'follow the running step again' },
@@ -73,6 +74,8 @@ export const SCREEN_KEYS: Record<ScreenName, KeyHelpEntry[]> = {
     { keys: 'j k ↓ ↑', what: 'select a step (its output shows below)' },
   ],
   compare: [
+    { keys: 'Enter', what: "the step's outputs: recorded beside this run's, differences marked" },
+    { keys: 'n N', what: 'next / previous difference (in the outputs)' },
     { keys: 'd', what: 'only diverged steps / all steps' },
     ...LIST,
   ],

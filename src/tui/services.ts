@@ -90,8 +90,10 @@ export interface RunStepRow {
   duration_ms: number | null;
   verdict: string | null;
   detail: string | null;
-  /** What the transcript recorded for this step, for the side-by-side view. */
-  recorded: { exit_code: number | null; duration_ms: number | null; output_excerpt: string | null } | null;
+  /** This run's output of the step (its end, when long), secrets scrubbed; null when it did not run. */
+  output?: string | null;
+  /** What the transcript recorded for this step on this host's role, for the side-by-side view. */
+  recorded: { call_id?: string; exit_code: number | null; duration_ms: number | null; output_excerpt: string | null; output?: string | null } | null;
 }
 
 export interface TuiServices {

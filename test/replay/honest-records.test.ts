@@ -1,7 +1,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runStepRows } from '../../src/cli/tui-run-services.js';
+import { COMPARED_OUTPUT_CHARS, runStepRows } from '../../src/cli/tui-run-services.js';
 import { recordedCallOf } from '../../src/core/plan/schema.js';
 import { exportSessionParquet } from '../../src/query/export-parquet.js';
 import { ReplayController } from '../../src/replay/run/controller.js';
@@ -47,7 +47,7 @@ describe('records stay honest', () => {
       const pull = plan.steps.find((step) => step.id === 'pull-image');
       if (!pull) throw new Error('no pull step');
       const ids = { head: recordedCallOf(pull, 'head').call_id ?? '', worker: recordedCallOf(pull, 'worker').call_id ?? '' };
-      const calls = await recordedCalls(db, SESSION, [ids.head, ids.worker], 600);
+      const calls = await recordedCalls(db, SESSION, [ids.head, ids.worker], 600, COMPARED_OUTPUT_CHARS);
       return { rows: await runStepRows(db, RUN), own: { ids, head: calls.get(ids.head), worker: calls.get(ids.worker) } };
     });
     expect(own.ids.head).not.toBe(own.ids.worker);
@@ -55,6 +55,11 @@ describe('records stay honest', () => {
     expect(rows[0]?.recorded).toEqual(own.head);
     expect(rows[1]?.recorded).toEqual(own.worker);
     expect(rows[1]?.recorded).not.toEqual(rows[0]?.recorded);
+    // Run vs record sets each host's output beside its own recorded output (17.6).
+    expect(rows[0]?.recorded?.output).toBeTruthy();
+    expect(rows[0]?.recorded?.call_id).toBe(own.ids.head);
+    // Here the guard found the image: the step was skipped, its output is empty (not missing).
+    expect(rows.map((r) => `${r.status}:${JSON.stringify(r.output)}`)).toEqual(['guarded:""', 'guarded:""']);
   });
 
   it('never merges two runs: a run log whose id the store holds from elsewhere is refused, saying so', async () => {

@@ -1,4 +1,4 @@
-import type { RunController, RunEvent, StepTarget } from '../../src/core/run/events.js';
+import type { HostOfStep, RunController, RunEvent, StepTarget } from '../../src/core/run/events.js';
 
 /**
  * A RunController a test drives by hand: it emits the events the test gives it and records the
@@ -34,11 +34,11 @@ export class FakeRunController implements RunController {
   resume(): void {
     this.controls.push('resume');
   }
-  skip(stepId: string): void {
-    this.controls.push(`skip ${stepId}`);
+  skip(stepId: string, on?: HostOfStep): void {
+    this.controls.push(`skip ${stepId}${on ? ` on ${on.role} ${on.host}` : ''}`);
   }
-  retry(stepId: string): void {
-    this.controls.push(`retry ${stepId}`);
+  retry(stepId: string, on?: HostOfStep): void {
+    this.controls.push(`retry ${stepId}${on ? ` on ${on.role} ${on.host}` : ''}`);
   }
   confirm(stepId: string, approved: boolean): void {
     this.controls.push(`confirm ${stepId} ${approved ? 'yes' : 'no'}`);

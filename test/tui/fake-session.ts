@@ -120,7 +120,9 @@ export const RUN_STEPS: RunStepRow[] = [
   step(1, 'stop-glm', 'sudo systemctl stop vllm-cluster vllm-proxy', 'ok', 'same'),
   step(2, 'pull-image', 'docker pull hellohal2064/vllm-qwen3.5-gb10', 'ok', 'same', { duration_ms: 301000, recorded: { exit_code: 0, duration_ms: 457310, output_excerpt: 'Status: Downloaded newer image' } }),
   step(3, 'probe-image', 'docker run --rm hellohal2064/vllm-qwen3.5-gb10 python3 -c "…"', 'ok', 'diverged', {
-    detail: 'transformers 5.3.0 where the record had 5.2.0', recorded: { exit_code: 0, duration_ms: 14927, output_excerpt: 'vLLM 0.17.0rc1.dev58\ntransformers 5.2.0\nSUPPORTED' },
+    detail: 'transformers 5.3.0 where the record had 5.2.0',
+    output: 'vLLM 0.17.0rc1.dev58\ntransformers 5.3.0\nflash-attn 2.8.1\nSUPPORTED\n',
+    recorded: { call_id: 'call_probe_01', exit_code: 0, duration_ms: 14927, output_excerpt: 'vLLM 0.17.0rc1.dev58\ntransformers 5.2.0\nSUPPORTED', output: 'vLLM 0.17.0rc1.dev58\ntransformers 5.2.0\nSUPPORTED\n' },
   }),
   step(4, 'health', 'curl -s -o /dev/null -w "%{http_code}" localhost:8000/health', 'failed', 'unknown', { exit_code: 7, detail: 'connection refused' }),
 ];

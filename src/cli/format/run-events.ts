@@ -65,7 +65,7 @@ export class RunEventPrinter {
       case 'confirm':
         break;
       case 'paused':
-        this.write('⏸ paused');
+        this.write(event.failed ? `⏸ held on a failure: ${event.failed.map((t) => `${t.stepId} on ${this.label(t)}`).join(', ')}` : '⏸ paused');
         break;
       case 'resumed':
         this.write('▶ resumed');

@@ -27,15 +27,20 @@ export interface StepResult extends StepTarget {
 }
 
 export type RunEvent =
-  | { type: 'run-started'; runId: string; mode: 'dry' | 'live'; steps: StepTarget[] }
+  /** `earlier`: targets a resumed run finished before (ok, guarded, skipped), shown finished and not run again. */
+  | { type: 'run-started'; runId: string; mode: 'dry' | 'live'; steps: StepTarget[]; earlier?: { target: StepTarget; status: StepStatus }[] }
   | { type: 'step-started'; target: StepTarget; command: string; destructive: boolean }
   | { type: 'guard'; target: StepTarget; satisfied: boolean }
   | { type: 'output'; target: StepTarget; stream: 'stdout' | 'stderr'; chunk: string }
   | { type: 'confirm'; target: StepTarget; command: string }
   | { type: 'step-finished'; result: StepResult }
-  | { type: 'paused' }
+  /** `failed`: the run holds on these failed targets until a watcher retries, skips or stops. */
+  | { type: 'paused'; failed?: StepTarget[] }
   | { type: 'resumed' }
   | { type: 'run-finished'; runId: string; status: 'ok' | 'failed' | 'aborted' | 'interrupted'; diverged: number };
+
+/** One host of one role a step runs on, to act on that host alone. */
+export type HostOfStep = Pick<StepTarget, 'role' | 'host'>;
 
 /** Controls a watcher may use while a run goes on; each takes effect at the next safe point. */
 export interface RunController {
@@ -44,10 +49,13 @@ export interface RunController {
   /** Hold before the next step starts (the running one finishes). */
   pause(): void;
   resume(): void;
-  /** Skip a step that has not started (or is waiting for confirmation). */
-  skip(stepId: string): void;
-  /** Run a failed step again (never automatic). */
-  retry(stepId: string): void;
+  /**
+   * Skip a step that has not started (or is waiting for confirmation), or a failed one the run
+   * holds on (the run goes on without it); on one host of one role only when `on` is given.
+   */
+  skip(stepId: string, on?: HostOfStep): void;
+  /** Run a failed step again (never automatic); on one host of one role only when `on` is given. */
+  retry(stepId: string, on?: HostOfStep): void;
   /** Answer a destructive step's confirmation. */
   confirm(stepId: string, approved: boolean): void;
   /** Stop: the running step is interrupted and marked so; the run is recorded as aborted. */

@@ -1,7 +1,22 @@
-import type { RunController, RunEvent, StepTarget } from '../../core/run/events.js';
+import type { HostOfStep, RunController, RunEvent, StepTarget } from '../../core/run/events.js';
+import { targetKey } from '../../core/run/record.js';
 
-/** What the runner does after a step failed, once whoever watches has decided. */
-export type FailureDecision = { kind: 'retry'; stepIds: string[] } | { kind: 'continue' } | { kind: 'stop' };
+/** A step on every host it runs on, or (with `on`) on one host of one role. */
+export interface TargetChoice {
+  stepId: string;
+  on?: HostOfStep;
+}
+
+export function chosen(choice: TargetChoice, target: StepTarget): boolean {
+  return choice.stepId === target.stepId && (!choice.on || (choice.on.role === target.role && choice.on.host === target.host));
+}
+
+/**
+ * What the runner does after steps failed, once whoever watches has decided: run the chosen
+ * failed targets again, record them as skipped and go on without them, or stop the run. Nothing
+ * continues past a failure without one of these.
+ */
+export type FailureDecision = { kind: 'retry'; targets: TargetChoice[] } | { kind: 'skip'; targets: TargetChoice[] } | { kind: 'stop' };
 
 /**
  * The RunController a watcher holds (the CLI's printer, the TUI's live screen) and the runner's
@@ -12,13 +27,16 @@ export class ReplayController implements RunController {
   readonly finished: Promise<{ runId: string; status: string; diverged: number }>;
   private resolveFinished!: (value: { runId: string; status: string; diverged: number }) => void;
   private readonly listeners = new Set<(event: RunEvent) => void>();
+  /** Step ids skipped on every host, and `targetKey`s skipped on one. */
   private readonly skipped = new Set<string>();
   private readonly confirmations = new Map<string, (approved: boolean) => void>();
   private readonly abortController = new AbortController();
   private paused = false;
   private gateOpen: (() => void) | null = null;
   private failureWaiter: ((decision: FailureDecision) => void) | null = null;
-  private retries: string[] = [];
+  /** The failed targets the run holds on, while it does. */
+  private held: StepTarget[] = [];
+  private retries: TargetChoice[] = [];
   /** Why the run stopped early: `aborted` by a watcher, `interrupted` by Ctrl-C. */
   stopped: 'aborted' | 'interrupted' | null = null;
 
@@ -48,26 +66,30 @@ export class ReplayController implements RunController {
     this.emit({ type: 'paused' });
   }
 
+  /** Ends a pause; a hold on a failure is ended only by retry, skip or a stop, never by resume. */
   resume(): void {
-    if (this.failureWaiter) {
-      this.settleFailure({ kind: 'continue' });
-      return;
-    }
-    if (!this.paused) return;
+    if (!this.paused || this.failureWaiter) return;
     this.paused = false;
     this.gateOpen?.();
     this.gateOpen = null;
     this.emit({ type: 'resumed' });
   }
 
-  skip(stepId: string): void {
-    this.skipped.add(stepId);
-    this.confirmations.get(stepId)?.(false);
+  skip(stepId: string, on?: HostOfStep): void {
+    const choice: TargetChoice = { stepId, ...(on ? { on } : {}) };
+    if (this.failureWaiter && this.held.some((target) => chosen(choice, target))) {
+      this.settleFailure({ kind: 'skip', targets: [choice] });
+      return;
+    }
+    this.skipped.add(on ? targetKey(stepId, on.role, on.host) : stepId);
+    // A confirmation covers every host of the step: skipping one host does not answer it.
+    if (!on) this.confirmations.get(stepId)?.(false);
   }
 
-  retry(stepId: string): void {
-    if (this.failureWaiter) this.settleFailure({ kind: 'retry', stepIds: [stepId] });
-    else this.retries.push(stepId);
+  retry(stepId: string, on?: HostOfStep): void {
+    const choice: TargetChoice = { stepId, ...(on ? { on } : {}) };
+    if (this.failureWaiter) this.settleFailure({ kind: 'retry', targets: [choice] });
+    else this.retries.push(choice);
   }
 
   confirm(stepId: string, approved: boolean): void {
@@ -95,6 +117,7 @@ export class ReplayController implements RunController {
   private settleFailure(decision: FailureDecision): void {
     const waiter = this.failureWaiter;
     this.failureWaiter = null;
+    this.held = [];
     if (waiter && this.paused) {
       this.paused = false;
       this.emit({ type: 'resumed' });
@@ -108,8 +131,8 @@ export class ReplayController implements RunController {
     return this.abortController.signal;
   }
 
-  isSkipped(stepId: string): boolean {
-    return this.skipped.has(stepId);
+  isSkipped(target: StepTarget): boolean {
+    return this.skipped.has(target.stepId) || this.skipped.has(targetKey(target.stepId, target.role, target.host));
   }
 
   /** Waits while paused; returns at once when running (or stopped). */
@@ -121,7 +144,7 @@ export class ReplayController implements RunController {
 
   /** Asks whoever watches to approve a destructive step; false when declined, skipped or stopped. */
   askConfirmation(target: StepTarget, command: string): Promise<boolean> {
-    if (this.stopped || this.skipped.has(target.stepId)) return Promise.resolve(false);
+    if (this.stopped || this.isSkipped(target)) return Promise.resolve(false);
     return new Promise((resolve) => {
       this.confirmations.set(target.stepId, (approved) => {
         this.confirmations.delete(target.stepId);
@@ -131,16 +154,16 @@ export class ReplayController implements RunController {
     });
   }
 
-  /** After a failure, with `hold`: pause until a watcher retries, resumes or aborts. */
-  awaitFailureDecision(hold: boolean): Promise<FailureDecision> {
+  /** After a failure: hold (paused) until a watcher retries or skips failed targets, or stops. */
+  awaitFailureDecision(failed: readonly StepTarget[]): Promise<FailureDecision> {
     if (this.stopped) return Promise.resolve({ kind: 'stop' });
-    const queued = this.retries.splice(0);
-    if (queued.length > 0) return Promise.resolve({ kind: 'retry', stepIds: queued });
-    if (!hold) return Promise.resolve({ kind: 'stop' });
+    const queued = this.retries.splice(0).filter((choice) => failed.some((target) => chosen(choice, target)));
+    if (queued.length > 0) return Promise.resolve({ kind: 'retry', targets: queued });
     return new Promise((resolve) => {
       this.failureWaiter = resolve;
+      this.held = [...failed];
       this.paused = true;
-      this.emit({ type: 'paused' });
+      this.emit({ type: 'paused', failed: [...failed] });
     });
   }
 }

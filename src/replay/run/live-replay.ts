@@ -10,7 +10,7 @@ import { readIncludedFiles } from '../ssh/ssh-config-files.js';
 import { describeTarget, parseHostSpec, resolveTarget, type ResolvedTarget } from '../ssh/host-target.js';
 import { parseSshConfig } from '../ssh/ssh-config.js';
 import { ReplayController } from './controller.js';
-import type { RunEvent } from '../../core/run/events.js';
+import type { RunEvent, StepStatus } from '../../core/run/events.js';
 import { SshHostExecutor, type HostExecutor } from './host-executor.js';
 import type { RunHeader, RunRecorder } from '../../core/run/record.js';
 import { secretsReferenced, type LingeringProcess } from './remote-command.js';
@@ -175,7 +175,7 @@ export interface LiveReplayInput {
   holdOnFailure: boolean;
   /** `--keep-going`: a failed step does not stop the steps after it. */
   keepGoing?: boolean;
-  resume: { done: ReadonlySet<string>; attempts: Map<string, number>; lingering?: ReadonlyMap<string, LingeringProcess> } | null;
+  resume: { done: ReadonlySet<string>; doneStatus?: ReadonlyMap<string, StepStatus>; attempts: Map<string, number>; lingering?: ReadonlyMap<string, LingeringProcess> } | null;
   /** Hosts that connect and run at once (`--forks`, default 5). */
   forks?: number;
   /** Subscribed before the run starts, so it sees `run-started`. */
@@ -217,6 +217,7 @@ export async function startLiveReplay(input: LiveReplayInput): Promise<LiveRepla
     secrets,
     range: input.range,
     done: input.resume?.done ?? new Set(),
+    doneStatus: input.resume?.doneStatus,
     attempts: input.resume?.attempts ?? new Map(),
     autoConfirm: input.autoConfirm,
     holdOnFailure: input.holdOnFailure,

@@ -1,6 +1,6 @@
 import { batchesOf, renderStep } from '../plan/render.js';
 import type { Plan, PlanStep } from '../../core/plan/schema.js';
-import type { FailureDecision, ReplayController } from './controller.js';
+import { chosen, type ReplayController } from './controller.js';
 import type { StepResult, StepStatus, StepTarget } from '../../core/run/events.js';
 import type { HostExecutor } from './host-executor.js';
 import { stepTagOf, targetKey, type RunHeader, type RunRecorder, type StepFinish, type StepStart } from '../../core/run/record.js';
@@ -36,6 +36,8 @@ export interface RunnerInput {
   range: { first: number; last: number };
   /** Targets (`targetKey`) a resumed run already finished (ok, guarded, skipped): not run again. */
   done: ReadonlySet<string>;
+  /** How each of the `done` targets ended (ok, guarded, skipped), for a watcher to show them finished. */
+  doneStatus?: ReadonlyMap<string, StepStatus>;
   /** Attempts already recorded per target (a resume continues the count). */
   attempts: Map<string, number>;
   autoConfirm: boolean;
@@ -104,7 +106,9 @@ export async function runPlan(input: RunnerInput): Promise<{ status: string; div
   const inRange = plan.steps.filter((_, index) => index >= input.range.first && index <= input.range.last);
   if (input.resumed) await input.recorder.runResumed(header.id, header.hosts, now(), header.pid, { planJson: header.planJson, vars: header.vars ?? {} });
   else await input.recorder.runStarted(header);
-  controller.emit({ type: 'run-started', runId: header.id, mode: 'live', steps: inRange.flatMap(targetsOf).map((t) => t.target) });
+  const all = inRange.flatMap(targetsOf);
+  const earlier = all.filter((t) => input.done.has(t.key)).map((t) => ({ target: t.target, status: input.doneStatus?.get(t.key) ?? 'ok' }));
+  controller.emit({ type: 'run-started', runId: header.id, mode: 'live', steps: all.map((t) => t.target), ...(earlier.length > 0 ? { earlier } : {}) });
 
   const latest = new Map<string, StepStatus>();
   const spread = new FailureSpread(plan.steps);
@@ -260,41 +264,58 @@ export async function runPlan(input: RunnerInput): Promise<{ status: string; div
       return false;
     });
 
+  /** Records and counts results; a target's earlier attempt stops counting once it is run again. */
+  const settle = (results: readonly StepResult[]): void => {
+    for (const result of results) {
+      latest.set(targetKey(result.stepId, result.role, result.host), result.status);
+      if (result.verdict === 'diverged') diverged += 1;
+    }
+  };
+  const sameTarget = (a: StepTarget, b: StepTarget): boolean => a.stepId === b.stepId && a.role === b.role && a.host === b.host;
+
   outer: for (const batch of batchesOf(inRange)) {
     await controller.gate();
     if (controller.stopped) break;
     let pending = batch.map((step) => ({ step, targets: runnable(step) }));
+    /** Failed targets of this batch nobody has decided about yet. */
+    let unresolved: StepResult[] = [];
     for (;;) {
       const results = (
         await Promise.all(
           pending.map(({ step, targets }) => {
             if (targets.length === 0) return Promise.resolve([]);
-            if (controller.isSkipped(step.id)) return Promise.all(targets.map((t) => recordSkip(t, 'skipped by the operator')));
-            return runStep(step, targets);
+            const skipped = targets.filter((t) => controller.isSkipped(t.target));
+            const rest = targets.filter((t) => !skipped.includes(t));
+            return Promise.all([
+              Promise.all(skipped.map((t) => recordSkip(t, 'skipped by the operator'))),
+              rest.length > 0 ? runStep(step, rest) : Promise.resolve([]),
+            ]).then((parts) => parts.flat());
           }),
         )
       ).flat();
-      for (const result of results) {
-        latest.set(targetKey(result.stepId, result.role, result.host), result.status);
-        if (result.verdict === 'diverged') diverged += 1;
-      }
-      const failed = results.filter((result) => FAILED.includes(result.status));
-      if (failed.length === 0) break;
+      settle(results);
+      unresolved = [...unresolved.filter((u) => !results.some((r) => sameTarget(r, u))), ...results.filter((result) => FAILED.includes(result.status))];
+      if (unresolved.length === 0) break;
       if (controller.stopped) break outer;
       // Without a watcher to decide, a failure stops what depends on it and the run goes on elsewhere.
-      const decision: FailureDecision | { kind: 'spread' } = !input.holdOnFailure ? { kind: input.keepGoing ? 'continue' : 'spread' } : await controller.awaitFailureDecision(true);
-      if (decision.kind === 'stop') break outer;
-      if (decision.kind === 'spread') {
-        for (const f of failed) spread.failed({ index: plan.steps.findIndex((s) => s.id === f.stepId), stepId: f.stepId, role: f.role, host: f.host });
+      if (!input.holdOnFailure) {
+        if (!input.keepGoing) for (const f of unresolved) spread.failed({ index: plan.steps.findIndex((s) => s.id === f.stepId), stepId: f.stepId, role: f.role, host: f.host });
         break;
       }
-      if (decision.kind === 'continue') break;
-      const retried = new Set(decision.stepIds);
-      pending = pending
-        .filter(({ step }) => retried.has(step.id))
-        .map(({ step, targets }) => ({ step, targets: targets.filter((t) => failed.some((f) => f.stepId === step.id && f.role === t.role && f.host === t.target.host)) }));
-      diverged -= failed.filter((f) => f.verdict === 'diverged' && retried.has(f.stepId)).length;
-      if (pending.length === 0) break;
+      const decision = await controller.awaitFailureDecision(unresolved);
+      if (decision.kind === 'stop') break outer;
+      const picked = unresolved.filter((f) => decision.targets.some((choice) => chosen(choice, f)));
+      diverged -= picked.filter((f) => f.verdict === 'diverged').length;
+      unresolved = unresolved.filter((f) => !picked.includes(f));
+      const targetsOfPicked = (step: PlanStep): Target[] => targetsOf(step).filter((t) => picked.some((f) => sameTarget(f, t.target)));
+      if (decision.kind === 'skip') {
+        // The operator chose to go on without it: recorded as a new, skipped attempt (a resume keeps it skipped).
+        const skips = batch.flatMap((step) => targetsOfPicked(step)).map((t) => recordSkip(t, 'skipped by the operator after it failed'));
+        settle(await Promise.all(skips));
+        pending = [];
+        continue;
+      }
+      pending = batch.map((step) => ({ step, targets: targetsOfPicked(step) })).filter(({ targets }) => targets.length > 0);
     }
   }
 

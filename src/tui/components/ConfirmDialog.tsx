@@ -32,7 +32,10 @@ export function ConfirmDialog({ title, detail, width, maxLines = 4, extra = [], 
   const answers = ['y yes', 'n no', ...extra.map((option) => `${option.key} ${option.label}`)].join(' · ');
   return (
     <Box flexDirection="column" borderStyle="single" width={width}>
-      <Line segments={[seg(title, 'warn')]} width={inner + 2} />
+      {/* Wrapped, never cut: the title names the host a destructive step runs on (user@host:port, every one). */}
+      {wrap(title, inner + 2).map((line, index) => (
+        <Line key={`title-${index}`} segments={[seg(line, 'warn')]} width={inner + 2} />
+      ))}
       {lines.map((line, index) => (
         <Line key={index} segments={[seg(` ${line}`)]} width={inner + 2} />
       ))}

@@ -1,5 +1,6 @@
 import { Box } from 'ink';
 import { useReducer } from 'react';
+import { ChoiceDialog } from '../components/ChoiceDialog.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { Line } from '../components/Line.js';
 import { ScreenFrame, FRAME_LINES } from '../components/ScreenFrame.js';
@@ -8,8 +9,9 @@ import { useListKeys } from '../hooks/use-list-keys.js';
 import { useNow, useRunEvents } from '../hooks/use-run-events.js';
 import { seg } from '../segments.js';
 import { useNavigator, useServices } from '../state/contexts.js';
-import { canRetry, canSkip, initialLiveRun, liveRunReducer, selectedLiveStep } from '../state/live-run-reducer.js';
-import { liveHeadline, liveStepSegments, outputTail } from './live-run-rows.js';
+import type { HostOfStep } from '../../core/run/events.js';
+import { canRetry, heldStep, initialLiveRun, liveRunReducer, selectedLiveStep, skipRequest } from '../state/live-run-reducer.js';
+import { failurePanel, liveHeadline, liveStepSegments, outputTail } from './live-run-rows.js';
 import type { ScreenProps } from './screen-props.js';
 
 /** A replay as it happens: steps with status, the selected step's output streaming, and the controls. */
@@ -23,10 +25,16 @@ export function LiveRunScreen({ width, height, visible }: ScreenProps) {
   useRunEvents(controller, (events, now) => dispatch({ type: 'events', events, now }));
   const now = useNow(visible && !state.finished && state.steps.some((step) => step.status === 'running'));
   const selected = selectedLiveStep(state);
+  // While the run holds on a failure, r and s act on it (the selected failed host, else the first).
+  const target = heldStep(state) ?? selected;
   const note = (text: string) => dispatch({ type: 'note', text });
+  const skip = (stepId: string, on?: HostOfStep) => {
+    controller?.skip(stepId, on);
+    note(on ? `skip asked for ${stepId} on ${on.role} ${on.host}` : `skip asked for ${stepId} on every host`);
+  };
   useListKeys({
     editing: false,
-    active: visible && !state.confirm && !state.askingAbort,
+    active: visible && !state.confirm && !state.askingAbort && !state.choosingSkip,
     height: listHeight,
     dispatch,
     own: (input) => {
@@ -44,26 +52,27 @@ export function LiveRunScreen({ width, height, visible }: ScreenProps) {
           return true;
         case 'p':
           if (state.finished) return true;
-          if (state.paused) controller.resume();
+          if (state.held.length > 0) note('p does not go past a failure: r, s or q');
+          else if (state.paused) controller.resume();
           else {
             controller.pause();
             dispatch({ type: 'pause-requested' });
           }
           return true;
-        case 's':
-          if (!selected) return true;
-          if (!canSkip(state, selected)) note(`${selected.stepId} is ${selected.status}: too late to skip it`);
-          else {
-            controller.skip(selected.stepId);
-            note(`skip asked for ${selected.stepId}`);
-          }
+        case 's': {
+          if (!target) return true;
+          const request = skipRequest(state, target);
+          if (request.kind === 'refuse') note(request.note);
+          else if (request.kind === 'ask') dispatch({ type: 'ask-skip', stepId: request.stepId, on: request.on, hosts: request.hosts });
+          else skip(request.stepId, request.on);
           return true;
+        }
         case 'r':
-          if (!selected) return true;
-          if (!canRetry(state, selected)) note(`${selected.stepId} is ${selected.status}: retry is for failed steps`);
+          if (!target) return true;
+          if (!canRetry(state, target)) note(`${target.stepId} is ${target.status}: retry is for failed steps`);
           else {
-            controller.retry(selected.stepId);
-            note(`retry asked for ${selected.stepId}`);
+            controller.retry(target.stepId, { role: target.role, host: target.host });
+            note(`retry asked for ${target.stepId} on ${target.role} ${target.host}`);
           }
           return true;
         default:
@@ -80,6 +89,12 @@ export function LiveRunScreen({ width, height, visible }: ScreenProps) {
     );
   }
   const confirm = state.confirm;
+  const choosing = state.choosingSkip;
+  const answerSkip = (all: boolean) => {
+    if (!choosing) return;
+    dispatch({ type: 'skip-answered' });
+    skip(choosing.stepId, all ? undefined : choosing.on);
+  };
   const answerConfirm = (answer: 'yes' | 'no' | 'skip') => {
     if (!confirm) return;
     if (answer === 'skip') controller.skip(confirm.stepId);
@@ -93,7 +108,7 @@ export function LiveRunScreen({ width, height, visible }: ScreenProps) {
     if (yes) note('abort asked: the running step is being interrupted');
   };
   return (
-    <ScreenFrame width={width} height={height} title={`Live run · ${state.runId ?? controller.runId}`} status={state.note ?? (state.follow ? 'following the running step' : 'f: follow the running step')} hint={state.finished ? ' ? keys · c vs record · q quit' : ' ? keys · p pause · q abort'}>
+    <ScreenFrame width={width} height={height} title={`Live run · ${state.runId ?? controller.runId}`} status={state.note ?? (state.follow ? 'following the running step' : 'f: follow the running step')} hint={state.finished ? ' ? keys · c vs record · q quit' : state.held.length > 0 ? ' ? keys · r retry · s skip · q abort' : ' ? keys · p pause · q abort'}>
       <Line segments={liveHeadline(state)} width={width} />
       <VirtualList list={state.list} width={width} rowAt={(index) => state.steps[index]} renderRow={(step) => liveStepSegments(step, now)} empty="waiting for the run to start…" />
       <Line segments={[seg('─'.repeat(width), 'dim')]} width={width} />
@@ -107,10 +122,20 @@ export function LiveRunScreen({ width, height, visible }: ScreenProps) {
             extra={[{ key: 's', label: 'skip it', run: () => answerConfirm('skip') }]}
             onAnswer={(yes) => answerConfirm(yes ? 'yes' : 'no')}
           />
+        ) : choosing ? (
+          <ChoiceDialog
+            title={`Skip ${choosing.stepId} on ${choosing.on.role} ${choosing.on.host} only, or on all ${choosing.hosts} hosts it is still to run or failed on?`}
+            width={width}
+            choices={[
+              { key: 'h', label: 'this host', run: () => answerSkip(false) },
+              { key: 'a', label: 'all hosts', run: () => answerSkip(true) },
+            ]}
+            onCancel={() => dispatch({ type: 'skip-answered' })}
+          />
         ) : state.askingAbort ? (
           <ConfirmDialog title="Abort the run?" detail="The running step is interrupted and the run is recorded as aborted." width={width} onAnswer={answerAbort} />
         ) : (
-          outputTail(selected, paneHeight).map((segments, index) => <Line key={index} segments={segments} width={width} />)
+          (state.held.length > 0 ? failurePanel(state, width, paneHeight) : outputTail(selected, paneHeight)).map((segments, index) => <Line key={index} segments={segments} width={width} />)
         )}
       </Box>
     </ScreenFrame>

@@ -1,4 +1,4 @@
-import type { RunEvent, StepStatus, StepTarget, Verdict } from '../../core/run/events.js';
+import type { HostOfStep, RunEvent, StepStatus, StepTarget, Verdict } from '../../core/run/events.js';
 import { reduceCommon, type CommonAction, type ListScreenState } from './common.js';
 import { emptyList, moveTo, setTotal } from './list.js';
 import { NO_SEARCH } from './search.js';
@@ -31,6 +31,10 @@ export interface LiveRunState extends ListScreenState {
   pauseRequested: boolean;
   confirm: { stepId: string; host: string; command: string } | null;
   askingAbort: boolean;
+  /** The failed targets the run holds on (it waits for r, s or q); empty while it is not holding. */
+  held: StepTarget[];
+  /** `s` on a step of several hosts asks: this host, or all of them. */
+  choosingSkip: { stepId: string; on: HostOfStep; hosts: number } | null;
   finished: { status: string; diverged: number } | null;
   /** The cursor follows the running step until the user moves it; `f` follows again. */
   follow: boolean;
@@ -45,11 +49,13 @@ export type LiveRunAction =
   | { type: 'pause-requested' }
   | { type: 'confirm-answered' }
   | { type: 'follow' }
+  | { type: 'ask-skip'; stepId: string; on: HostOfStep; hosts: number }
+  | { type: 'skip-answered' }
   | { type: 'note'; text: string };
 
 export function initialLiveRun(height: number): LiveRunState {
   return {
-    runId: null, mode: null, steps: [], paused: false, pauseRequested: false, confirm: null, askingAbort: false,
+    runId: null, mode: null, steps: [], paused: false, pauseRequested: false, confirm: null, askingAbort: false, held: [], choosingSkip: null,
     finished: null, follow: true, note: null, list: emptyList(height), search: NO_SEARCH,
   };
 }
@@ -89,8 +95,15 @@ function follow(state: LiveRunState, target: StepTarget): LiveRunState {
 
 export function applyRunEvent(state: LiveRunState, event: RunEvent, now: number): LiveRunState {
   switch (event.type) {
-    case 'run-started':
-      return { ...state, runId: event.runId, mode: event.mode, steps: event.steps.map(newStep), list: setTotal(state.list, event.steps.length) };
+    case 'run-started': {
+      // A resumed run: what finished before is shown finished (it is not run again).
+      const earlier = event.earlier ?? [];
+      const steps = event.steps.map((target) => {
+        const before = earlier.find((done) => sameStep(newStep(done.target), target));
+        return before ? { ...newStep(target), status: before.status, detail: 'finished in an earlier attempt of this run' } : newStep(target);
+      });
+      return { ...state, runId: event.runId, mode: event.mode, steps, list: setTotal(state.list, steps.length) };
+    }
     case 'step-started': {
       const started = updateStep(state, event.target, (step) => ({
         ...step, command: event.command, destructive: event.destructive, status: 'running', startedAt: now,
@@ -112,12 +125,18 @@ export function applyRunEvent(state: LiveRunState, event: RunEvent, now: number)
       }));
       return finished.confirm?.stepId === result.stepId ? { ...finished, confirm: null } : finished;
     }
-    case 'paused':
-      return { ...state, paused: true, pauseRequested: false };
+    case 'paused': {
+      const held = event.failed ?? [];
+      const paused = { ...state, paused: true, pauseRequested: false, held };
+      // The cursor goes to the failure, unless the user is already on one of the failed hosts.
+      const onHeld = held.some((target) => sameStep(state.steps[state.list.cursor] ?? newStep(target), target));
+      const first = held[0];
+      return first && !onHeld ? { ...paused, list: moveTo(paused.list, paused.steps.findIndex((step) => sameStep(step, first))) } : paused;
+    }
     case 'resumed':
-      return { ...state, paused: false, pauseRequested: false };
+      return { ...state, paused: false, pauseRequested: false, held: [], choosingSkip: null };
     case 'run-finished':
-      return { ...state, finished: { status: event.status, diverged: event.diverged }, confirm: null, askingAbort: false, paused: false };
+      return { ...state, finished: { status: event.status, diverged: event.diverged }, confirm: null, askingAbort: false, paused: false, held: [], choosingSkip: null };
   }
 }
 
@@ -133,6 +152,10 @@ export function liveRunReducer(state: LiveRunState, action: LiveRunAction): Live
       return { ...state, pauseRequested: true };
     case 'confirm-answered':
       return { ...state, confirm: null };
+    case 'ask-skip':
+      return state.finished ? state : { ...state, choosingSkip: { stepId: action.stepId, on: action.on, hosts: action.hosts } };
+    case 'skip-answered':
+      return { ...state, choosingSkip: null };
     case 'follow': {
       const running = state.steps.findIndex((step) => step.status === 'running');
       return { ...state, follow: true, list: running >= 0 ? moveTo(state.list, running) : state.list };
@@ -151,12 +174,40 @@ export function selectedLiveStep(state: LiveRunState): LiveStep | undefined {
   return state.steps[state.list.cursor];
 }
 
-/** Only a step that has not started (or waits for its confirmation) can be skipped. */
+/** A failed target the run holds on. */
+export function isHeld(state: LiveRunState, step: LiveStep): boolean {
+  return state.held.some((target) => sameStep(step, target));
+}
+
+/** The failure the panel shows and r/s act on: the selected step when it is one, else the first. */
+export function heldStep(state: LiveRunState): LiveStep | undefined {
+  const selected = selectedLiveStep(state);
+  if (selected && isHeld(state, selected)) return selected;
+  return state.steps.find((step) => isHeld(state, step));
+}
+
+/** The rows of one step: one per host of each of its roles. */
+export function hostsOfStep(state: LiveRunState, stepId: string): LiveStep[] {
+  return state.steps.filter((step) => step.stepId === stepId);
+}
+
+/** Only a step that has not started, waits for its confirmation, or failed and holds the run can be skipped. */
 export function canSkip(state: LiveRunState, step: LiveStep): boolean {
-  return !state.finished && (step.status === 'pending' || state.confirm?.stepId === step.stepId);
+  return !state.finished && (step.status === 'pending' || state.confirm?.stepId === step.stepId || isHeld(state, step));
+}
+
+/** What `s` on a step does: refuse (and say why), skip it on its one host, or ask this host / all hosts. */
+export type SkipRequest = { kind: 'refuse'; note: string } | { kind: 'skip'; stepId: string; on: HostOfStep } | { kind: 'ask'; stepId: string; on: HostOfStep; hosts: number };
+
+export function skipRequest(state: LiveRunState, step: LiveStep): SkipRequest {
+  if (!canSkip(state, step)) return { kind: 'refuse', note: `${step.stepId} is ${step.status}: too late to skip it` };
+  const on = { role: step.role, host: step.host };
+  // Only the hosts where skipping still means something count: a pending row, or a held failure.
+  const hosts = hostsOfStep(state, step.stepId).filter((other) => canSkip(state, other)).length;
+  return hosts > 1 ? { kind: 'ask', stepId: step.stepId, on, hosts } : { kind: 'skip', stepId: step.stepId, on };
 }
 
 /** Only a failed step is retried, and only on request. */
 export function canRetry(state: LiveRunState, step: LiveStep): boolean {
-  return !state.finished && (step.status === 'failed' || step.status === 'timeout' || step.status === 'interrupted');
+  return !state.finished && (isHeld(state, step) || step.status === 'failed' || step.status === 'timeout' || step.status === 'interrupted' || step.status === 'unknown');
 }

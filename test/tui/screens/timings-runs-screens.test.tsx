@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { fakeServices } from '../fake-services.js';
-import { SESSION_ID, SESSION_TITLE } from '../fake-session.js';
+import { RUN_STEPS, SESSION_ID, SESSION_TITLE } from '../fake-session.js';
 import { KEYS, renderApp, selectedLine } from '../render-app.js';
 
 afterEach(cleanup);
@@ -76,13 +76,50 @@ describe('Run vs record screen', () => {
     expect(frame).toContain('1/4 · 1 diverged (d: only those)');
   });
 
-  it('shows the recorded output beside what differed for the selected step', async () => {
-    const app = renderApp(fakeServices(), [compare]);
+  it('shows the recorded output and this run\'s one above the other when narrow, the differing lines marked', async () => {
+    const app = renderApp(fakeServices(), [compare], { columns: 80, rows: 30 });
     await app.waitForText('probe-image');
     await app.press('j', 'j');
-    const frame = app.frame();
-    expect(frame).toMatch(/ Recorded +│ This run/);
-    expect(frame).toMatch(/ vLLM 0\.17\.0rc1\.dev58 +│ transformers 5\.3\.0 where the record\n/);
+    const frame = await app.waitForText('≠ transformers 5.3.0 where the record had 5.2.0');
+    expect(frame).toContain('2 differing lines · Enter: whole outputs');
+    const lines = frame.split('\n');
+    const recorded = lines.findIndex((line) => line.includes('Recorded call_probe_01: exit 0 15s'));
+    const run = lines.findIndex((line) => line.includes('This run on aurora@127.0.0.2:2222: ok exit 0 1.0s'));
+    expect(recorded).toBeGreaterThan(0);
+    expect(run).toBeGreaterThan(recorded);
+    expect(lines.slice(recorded, run).join('\n')).toMatch(/ {2}vLLM 0\.17\.0rc1\.dev58\n ≠ transformers 5\.2\.0\n {3}SUPPORTED/);
+    expect(lines.slice(run).join('\n')).toMatch(/ ≠ transformers 5\.3\.0\n > flash-attn 2\.8\.1\n {3}SUPPORTED/);
+  });
+
+  it('sets the outputs side by side when wide, and opens them whole with Enter (n: next difference, Esc: back)', async () => {
+    const app = renderApp(fakeServices(), [compare], { columns: 120, rows: 30 });
+    await app.waitForText('probe-image');
+    await app.press('j', 'j');
+    const frame = await app.waitForText('Recorded call_probe_01');
+    expect(frame).toMatch(/ Recorded call_probe_01: exit 0 15s +│ This run on aurora@127\.0\.0\.2:2222: ok exit 0 1\.0s/);
+    expect(frame).toMatch(/ vLLM 0\.17\.0rc1\.dev58 +│ vLLM 0\.17\.0rc1\.dev58/);
+    expect(frame).toMatch(/ transformers 5\.2\.0 +≠ transformers 5\.3\.0/);
+    expect(frame).toMatch(/ {20,}> flash-attn 2\.8\.1/);
+    await app.press(KEYS.enter);
+    const whole = await app.waitForText('Run vs record · run_20260301_0930 · head:probe-image');
+    expect(whole).toContain('n/N next/previous difference');
+    expect(whole).toContain('lines 1–4 of 4');
+    await app.press(KEYS.escape);
+    await app.waitForText('1 diverged (d: only those)');
+    expect(selectedLine(app.frame())).toContain('probe-image');
+  });
+
+  it('tells the hosts of a fleet apart in wide terminals, and names the whole host above the outputs', async () => {
+    const services = fakeServices();
+    const base = RUN_STEPS[1]!;
+    services.runSteps = async () => [
+      { ...base, role: 'worker', host: 'aurora@10.9.0.1:22', fleet_host: '10.9.0.1:22', output: 'Digest: sha256:aaa\n' },
+      { ...base, role: 'worker', host: 'aurora@10.9.0.2:22', fleet_host: '10.9.0.2:22', output: 'Digest: sha256:bbb\n' },
+    ];
+    const app = renderApp(services, [compare], { columns: 120, rows: 30 });
+    const frame = await app.waitForText('worker:pull-image 10.9.0.2:22');
+    expect(frame).toContain('worker:pull-image 10.9.0.1:22');
+    expect(frame).toContain('worker:pull-image on aurora@10.9.0.1:22');
   });
 
   it('shows only the diverged steps with d', async () => {
