@@ -2,9 +2,12 @@ import { readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Adapter } from './adapter.js';
 import { readFileHead, type Decompressor } from './io/file-head.js';
+import type { FileHead } from './adapter.js';
 import type { Agent, ProblemItem } from '../core/model.js';
-import type { Source } from '../core/source.js';
+import { ONE_FILE_FORMATS, type KnownFile, type Source } from '../core/source.js';
 import { agentOfFormat, type IngestWarning } from '../core/warnings.js';
+import { fileStamp } from '../core/io/file-stamp.js';
+import { unchangedSource } from './unchanged-source.js';
 
 export type FormatChoice = 'auto' | Agent;
 
@@ -40,6 +43,14 @@ export interface DiscoverOptions {
   adapters: readonly Adapter[];
   format: FormatChoice;
   decompress?: Decompressor;
+  /**
+   * What the store recorded of a file (by its path), for files found by walking a folder: one whose
+   * stamp is unchanged becomes a source without being opened (a re-ingest of an unchanged archive
+   * opens no file). A file named on the command line is always detected.
+   */
+  known?: (path: string) => KnownFile | undefined;
+  /** How a file's first bytes are read to detect its format (tests count the files opened). */
+  readHead?: (path: string, decompress?: Decompressor) => Promise<FileHead>;
 }
 
 /** Expands the paths a user named (files or folders) into sources, one per transcript or session. */
@@ -55,7 +66,7 @@ export async function discoverSources(paths: readonly string[], options: Discove
   const detectFile = async (path: string, explicit: boolean): Promise<void> => {
     let head;
     try {
-      head = await readFileHead(path, options.decompress);
+      head = await (options.readHead ?? readFileHead)(path, options.decompress);
     } catch (error) {
       problems.push({ kind: 'problem', message: `cannot read: ${(error as Error).message}`, location: { file: path } });
       return;
@@ -90,11 +101,22 @@ export async function discoverSources(paths: readonly string[], options: Discove
   const walkedDirs = new Set<string>();
   const seenFiles = new Set<string>();
 
+  /** A file the store knows, with the stamp it recorded: its source, unopened; else null. */
+  const knownUnchanged = async (path: string): Promise<Source | null> => {
+    const known = options.known?.(path);
+    if (!known || !ONE_FILE_FORMATS.has(known.format)) return null;
+    const adapter = adapters.find((a) => a.formats.includes(known.format));
+    if (!adapter || (await fileStamp(path)) !== known.stamp) return null;
+    return unchangedSource(path, known, () => adapter.sourcesForFile(path, known.format));
+  };
+
   const detectOnce = async (path: string): Promise<void> => {
     const real = await realpath(path).catch(() => path);
     if (seenFiles.has(real)) return;
     seenFiles.add(real);
-    await detectFile(path, false);
+    const unchanged = await knownUnchanged(path);
+    if (unchanged) add([unchanged]);
+    else await detectFile(path, false);
   };
 
   const followLink = async (path: string, name: string): Promise<void> => {

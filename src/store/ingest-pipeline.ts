@@ -1,23 +1,20 @@
 import { StoreError } from './errors.js';
-import { readSourceState } from './sources.js';
-import { SessionIdentity, type RenamedSession } from './session-identity.js';
-import { SourceWriter, type SourceState, type SourceWriteCounts, type WriteMode } from './source-writer.js';
+import { CommitGroup, GROUP_SOURCE_BYTES } from './commit-group.js';
+import { emptySummary, mergeSummary, type IngestSummary, type SessionFailure } from './ingest-summary.js';
+import { readSourceStates, refreshFileStamp } from './sources.js';
+import { SessionIdentity } from './session-identity.js';
+import type { SourceState } from './source-writer.js';
+import { DEFAULT_BATCH_BYTES, planSource, type MachineLabel, type Plan } from './source-plan.js';
+import { storeSource, type SourceRun } from './store-source.js';
 import type { Database } from './database.js';
-import { boundMessageItem, boundUnknownItem } from '../core/bounded-text.js';
-import { hashFile } from '../core/io/hash.js';
-import type { IngestItem, Location, ProblemItem, SessionOrigin } from '../core/model.js';
-import {
-  redactMessageItem,
-  redactPath,
-  redactProblemMessage,
-  redactSessionItem,
-  redactUnknownItem,
-} from '../core/redact/redact-item.js';
-import { totalRedactions, type RedactionCounts } from '../core/redact/redact.js';
-import { redactRunItem } from '../core/redact/redact-run.js';
-import type { ResumePoint, Source } from '../core/source.js';
-import { agentOfFormat, emptySourceReport, noteForReport, warningsFor, type IngestWarning, type SourceReport } from '../core/warnings.js';
-import { storedLocation, storedName, type StoredName } from './stored-name.js';
+import { hashFile, type FileHashes } from '../core/io/hash.js';
+import { redactProblemMessage } from '../core/redact/redact-item.js';
+import type { RedactionCounts } from '../core/redact/redact.js';
+import type { Source } from '../core/source.js';
+import { storedName, type StoredName } from './stored-name.js';
+
+export { emptySummary, type IngestError, type IngestSummary, type SessionFailure } from './ingest-summary.js';
+export type { MachineLabel } from './source-plan.js';
 
 export interface IngestProgress {
   sourceIndex: number;
@@ -28,181 +25,44 @@ export interface IngestProgress {
   messages: number;
 }
 
-/** The machine sources are labelled with; `explicit` when the user named it (it then wins over a source's own record). */
-export interface MachineLabel {
-  name: string;
-  explicit: boolean;
-}
-
 export interface IngestOptions {
   redact: boolean;
   /** Provenance of every source written (none: left unknown). */
   machine?: MachineLabel;
   onProgress?: (progress: IngestProgress) => void;
-  /** Bytes of an appendable transcript per transaction (default 64 MB). */
+  /**
+   * Bytes of an appendable transcript per transaction (default 64 MB). Sources smaller than this
+   * and than 1 MiB are stored in groups, several to a transaction (commit-group.ts).
+   */
   batchBytes?: number;
-  /** Called as each source is committed, before its sessions are derived. */
+  /** Called as each source is committed (in a group: when the group is), before its sessions are derived. */
   onSourceStored?: (source: Source, index: number, count: number) => void;
+  /** The store's records of its sources, when the caller read them already (for discovery). */
+  states?: ReadonlyMap<string, SourceState>;
+  /** How an appendable file is hashed (tests count the files opened through it). */
+  hashFile?: (path: string, prefixBytes?: number | null) => Promise<FileHashes>;
   /** Called after each committed source with the sessions it touched (derived tables hook here). */
   onSessionsWritten?: (db: Database, sessionIds: readonly string[]) => Promise<readonly SessionFailure[] | void>;
 }
 
-export interface IngestError {
-  file: string;
-  line: number | null;
-  path: string | null;
-  message: string;
+/** A source read and stored (or, in a group, waiting for the group's commit), with what it found. */
+interface Pending {
+  index: number;
+  source: Source;
+  name: StoredName;
+  nameCounts: RedactionCounts;
+  plan: Plan;
+  local: IngestSummary;
+  sessionIds: string[];
 }
 
-/** A session stored whole whose derived rows (its tree) could not be built: reported, never fatal. */
-export interface SessionFailure {
-  sessionId: string;
-  cause: string;
-}
-
-export interface IngestSummary {
-  sources: number;
-  sessions: number;
-  messages: number;
-  tool_calls: number;
-  messages_updated: number;
-  tool_calls_updated: number;
-  /** Rows a re-read database session no longer holds (deleted or merged by the agent), removed. */
-  messages_removed: number;
-  tool_calls_removed: number;
-  redactions: number;
-  redactions_by_kind: RedactionCounts;
-  skipped_unchanged: number;
-  resumed: number;
-  failed_sources: number;
-  /** Of the failed sources, those the store could not take (a full disk): not the input's fault. */
-  store_failures: number;
-  unknown_records: number;
-  unknown_fields: Record<string, number>;
-  /** Texts over 16 MiB kept as their head and tail (their records say so in `extra.retrace_cut`). */
-  texts_cut: number;
-  errors: IngestError[];
-  derive_failures: SessionFailure[];
-  /** Sessions an earlier, interrupted ingest stored but never derived: derived by this one. */
-  derived_left_over: number;
-  /** Sessions whose id another agent's session held already: stored as `<agent>:<id>`. */
-  renamed_sessions: RenamedSession[];
-  /** Sources that read without error but look like format drift (src/core/warnings.ts), and twins read once. */
-  warnings: IngestWarning[];
-}
-
-export function emptySummary(): IngestSummary {
-  return {
-    sources: 0,
-    sessions: 0,
-    messages: 0,
-    tool_calls: 0,
-    messages_updated: 0,
-    tool_calls_updated: 0,
-    messages_removed: 0,
-    tool_calls_removed: 0,
-    redactions: 0,
-    redactions_by_kind: {},
-    skipped_unchanged: 0,
-    resumed: 0,
-    failed_sources: 0,
-    store_failures: 0,
-    unknown_records: 0,
-    unknown_fields: {},
-    texts_cut: 0,
-    errors: [],
-    derive_failures: [],
-    derived_left_over: 0,
-    renamed_sessions: [],
-    warnings: [],
-  };
-}
-
-function toError(location: Location, message: string): IngestError {
-  return { file: location.file, line: location.line ?? null, path: location.path ?? null, message };
-}
-
-interface Plan {
-  mode: 'replace' | 'append' | 'skip';
-  resume?: ResumePoint;
-  fingerprint: string;
-  /** The store has no record of the source. */
-  fresh?: boolean;
-}
-
-/** Skip an unchanged source; resume a grown JSONL whose old bytes are untouched; else read it whole. */
-async function planSource(db: Database, source: Source, name: StoredName): Promise<Plan> {
-  const state = await readSourceState(db, name.key);
-  if (!source.appendable) {
-    const fingerprint = await source.fingerprint();
-    if (state && state.contentHash === fingerprint && state.size === source.size) return { mode: 'skip', fingerprint };
-    return { mode: 'replace', fingerprint, fresh: state === null };
-  }
-  const consumed = state?.bytesConsumed ?? null;
-  const hashes = await hashFile(source.path, consumed !== null && consumed <= source.size ? consumed : null);
-  if (state && state.contentHash === hashes.full) return { mode: 'skip', fingerprint: hashes.full };
-  if (state && consumed !== null && state.prefixHash !== null && hashes.prefix === state.prefixHash && consumed <= source.size) {
-    return { mode: 'append', resume: { offset: consumed, line: (state.linesConsumed ?? 0) + 1 }, fingerprint: hashes.full };
-  }
-  return { mode: 'replace', fingerprint: hashes.full, fresh: state === null };
-}
-
-/** Bytes of an appendable transcript written per transaction (see the checkpoint case below). */
-const DEFAULT_BATCH_BYTES = 64 * 1024 * 1024;
-
-interface Provenance {
-  machine: string | null;
-  originalPath: string | null;
-}
-
-/** The user's --machine, else what the source says of itself, else this machine's name. */
-function provenanceOf(label: MachineLabel | undefined, origin: SessionOrigin | null): Provenance {
-  const machine = label?.explicit ? label.name : (origin?.machine ?? label?.name ?? null);
-  return { machine, originalPath: origin?.path ?? null };
-}
-
-function partialState(source: Source, name: StoredName, checkpoint: ResumePoint, provenance: Provenance): SourceState {
-  // No prefix hash: should the process die before the last batch, the next ingest reads the file
-  // again from the start (rows already stored are matched, not duplicated).
-  return {
-    key: name.key, path: name.path, format: source.format, size: source.size, contentHash: 'partial',
-    bytesConsumed: checkpoint.offset, linesConsumed: checkpoint.line - 1, prefixHash: null, ...provenance,
-  };
-}
-
-async function finalState(source: Source, name: StoredName, plan: Plan, checkpoint: ResumePoint | null, provenance: Provenance): Promise<SourceState> {
-  const bytesConsumed = source.appendable ? (checkpoint?.offset ?? 0) : null;
-  const prefixHash = !source.appendable
-    ? null
-    : bytesConsumed === source.size
-      ? plan.fingerprint
-      : (await hashFile(source.path, bytesConsumed)).prefix;
-  return {
-    key: name.key, path: name.path, format: source.format, size: source.size, contentHash: plan.fingerprint,
-    bytesConsumed, linesConsumed: source.appendable ? (checkpoint ? checkpoint.line - 1 : 0) : null, prefixHash, ...provenance,
-  };
-}
-
-function addWritten(summary: IngestSummary, written: SourceWriteCounts, counts: RedactionCounts): void {
-  summary.sessions += written.sessionsAdded;
-  summary.messages += written.messagesAdded;
-  summary.tool_calls += written.toolCallsAdded;
-  summary.messages_updated += written.messagesUpdated;
-  summary.tool_calls_updated += written.toolCallsUpdated;
-  summary.messages_removed += written.messagesRemoved;
-  summary.tool_calls_removed += written.toolCallsRemoved;
-  for (const [kind, n] of Object.entries(counts)) summary.redactions_by_kind[kind] = (summary.redactions_by_kind[kind] ?? 0) + n;
-  summary.redactions += totalRedactions(counts);
-}
-
-function redactOrigin(origin: SessionOrigin, counts: RedactionCounts): SessionOrigin {
-  return {
-    machine: origin.machine === null ? null : redactPath(origin.machine, counts),
-    path: origin.path === null ? null : redactPath(origin.path, counts),
-  };
-}
-
-/** Streams every source through redaction into the store, one transaction per source. */
+/**
+ * Streams every source through redaction into the store. A source is stored whole or not at all:
+ * alone in its transaction (a large one: in batches, see DEFAULT_BATCH_BYTES), or, when small,
+ * in a group of small ones sharing one commit; a source that fails in a group rolls the group
+ * back, and its other sources are stored again one by one (so one bad file costs its neighbours
+ * a second read, never their place in the store).
+ */
 export async function ingestSources(
   db: Database,
   sources: readonly Source[],
@@ -211,130 +71,103 @@ export async function ingestSources(
 ): Promise<IngestSummary> {
   const bytesTotal = sources.reduce((sum, source) => sum + source.size, 0);
   const identity = new SessionIdentity(db);
+  const hash = options.hashFile ?? hashFile;
+  const states = options.states ?? (await readSourceStates(db));
+  const batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
+  const group = new CommitGroup<Pending>(db);
   let bytesDone = 0;
   let messagesSeen = 0;
+  const report = (index: number, path: string, extraBytes = 0): void =>
+    options.onProgress?.({ sourceIndex: index, sourceCount: sources.length, path, bytesDone: bytesDone + extraBytes, bytesTotal, messages: messagesSeen });
+  const runFor = (index: number, source: Source, grouped: boolean): SourceRun => ({
+    db, identity, redact: options.redact, machine: options.machine, hash, batchBytes, grouped,
+    onMessage: () => {
+      messagesSeen += 1;
+    },
+    onProgress: (into) => report(index, source.path, into),
+  });
+
+  /** What a committed source leaves: its findings in the summary, its callbacks, its derivation. */
+  const afterCommit = async (done: Pending): Promise<void> => {
+    mergeSummary(summary, done.local);
+    options.onSourceStored?.(done.source, done.index, sources.length);
+    if (options.onSessionsWritten && done.sessionIds.length > 0) {
+      summary.derive_failures.push(...((await options.onSessionsWritten(db, done.sessionIds)) ?? []));
+    }
+  };
+
+  const failed = (pending: Pick<Pending, 'name' | 'local'>, error: unknown): void => {
+    mergeSummary(summary, pending.local);
+    summary.failed_sources += 1;
+    if (error instanceof StoreError) summary.store_failures += 1;
+    const message = error instanceof Error ? error.message : String(error);
+    summary.errors.push({ file: pending.name.path, line: null, path: null, message: `not ingested: ${options.redact ? redactProblemMessage(message, {}) : message}` });
+  };
+
+  /** Stores a source in its own transaction (never grouped): committed, or reported failed. */
+  const storeAlone = async (pending: Pending): Promise<void> => {
+    try {
+      const stored = await storeSource(runFor(pending.index, pending.source, false), pending.source, pending.name, pending.nameCounts, pending.plan, pending.local);
+      await afterCommit({ ...pending, sessionIds: stored.sessionIds });
+    } catch (error) {
+      failed(pending, error);
+    }
+  };
+
+  /** The group's sources again, each alone, after the group was rolled back (their findings start over). */
+  const storeAgainAlone = async (members: readonly Pending[]): Promise<void> => {
+    for (const member of members) await storeAlone({ ...member, local: emptySummary(), sessionIds: [] });
+  };
+
+  const commitGroup = async (): Promise<void> => {
+    const outcome = await group.commit();
+    if ('committed' in outcome) for (const done of outcome.committed) await afterCommit(done);
+    else await storeAgainAlone(outcome.failed);
+  };
+
   for (const [index, source] of sources.entries()) {
-    const report = (extraBytes = 0): void =>
-      options.onProgress?.({
-        sourceIndex: index,
-        sourceCount: sources.length,
-        path: source.path,
-        bytesDone: bytesDone + extraBytes,
-        bytesTotal,
-        messages: messagesSeen,
-      });
-    report();
-    let writer: SourceWriter | null = null;
+    report(index, source.path);
     const nameCounts: RedactionCounts = {};
     const name = storedName(source, options.redact, nameCounts);
+    const local = emptySummary();
+    let plan: Plan;
     try {
-      const plan = await planSource(db, source, name);
+      const state = states.get(name.key);
+      plan = await planSource(state, source, hash);
       if (plan.mode === 'skip') {
+        // Proven unchanged by its bytes though its stamp moved (touched, copied back): record the new one.
+        if (!plan.unopened && source.stamp && state && state.fileStamp !== source.stamp) await refreshFileStamp(db, name.key, source.stamp);
         summary.skipped_unchanged += 1;
         bytesDone += source.size;
         continue;
       }
-      const counts: RedactionCounts = { ...nameCounts };
-      const sessionIds = new Set<string>();
-      const drift: SourceReport = emptySourceReport(source.path, source.format, plan.mode === 'replace', source.sessionId ?? null);
-      const mode: WriteMode = plan.mode === 'append' && plan.resume ? { append: { fromLine: plan.resume.line } } : 'replace';
-      writer = await SourceWriter.begin(db, name.key, mode, undefined, plan.fresh === true);
-      const agent = agentOfFormat(source.format);
-      // One session of a database, read whole: what it no longer holds leaves the store too.
-      if (mode === 'replace' && source.sessionId) writer.ownsWholeSession(await identity.storedId(source.sessionId, agent, name.path));
-      let checkpoint: ResumePoint | null = plan.resume ?? null;
-      let committedAt = plan.resume?.offset ?? 0;
-      let lastReport = Date.now();
-      let origin: SessionOrigin | null = null;
-      const commit = async (final: boolean): Promise<void> => {
-        const provenance = provenanceOf(options.machine, origin);
-        const state = final ? await finalState(source, name, plan, checkpoint, provenance) : partialState(source, name, checkpoint as ResumePoint, provenance);
-        const written = await (writer as SourceWriter).commit(state, totalRedactions(counts));
-        addWritten(summary, written, counts);
-        for (const kind of Object.keys(counts)) delete counts[kind];
-      };
-      for await (const raw of source.read(plan.resume)) {
-        const item: IngestItem = await identity.apply(raw, agent, name.path);
-        noteForReport(drift, item);
-        switch (item.kind) {
-          case 'session': {
-            const session = options.redact ? redactSessionItem(item, counts) : item;
-            writer.addSession(session.session);
-            if (item.origin && !origin) origin = options.redact ? redactOrigin(item.origin, counts) : item.origin;
-            sessionIds.add(session.session.id);
-            for (const [field, n] of Object.entries(item.unknownFields ?? {})) {
-              summary.unknown_fields[field] = (summary.unknown_fields[field] ?? 0) + n;
-            }
-            break;
-          }
-          case 'message': {
-            const bounded = boundMessageItem(options.redact ? redactMessageItem(item, counts) : item);
-            summary.texts_cut += bounded.cut;
-            const message = bounded.item;
-            await writer.addMessage(message.message, message.toolCalls);
-            sessionIds.add(message.message.sessionId);
-            messagesSeen += 1;
-            break;
-          }
-          case 'unknown': {
-            const redacted = options.redact ? { ...redactUnknownItem(item, counts), location: storedLocation(item.location, true, counts) } : item;
-            const bounded = boundUnknownItem(redacted);
-            summary.texts_cut += bounded.cut;
-            writer.addUnknown(bounded.item);
-            summary.unknown_records += 1;
-            break;
-          }
-          case 'problem': {
-            const problem: ProblemItem = options.redact
-              ? { ...item, message: redactProblemMessage(item.message, counts), location: storedLocation(item.location, true, counts) }
-              : item;
-            writer.addProblem(problem);
-            summary.errors.push(toError(problem.location, problem.message));
-            break;
-          }
-          case 'checkpoint':
-            checkpoint = { offset: item.offset, line: item.line };
-            // A long transcript is committed in batches, each a consistent prefix of the file
-            // (as if it had grown to here): DuckDB holds a transaction's rows in memory until commit.
-            if (source.appendable && checkpoint.offset - committedAt >= (options.batchBytes ?? DEFAULT_BATCH_BYTES)) {
-              await commit(false);
-              committedAt = checkpoint.offset;
-              writer = await SourceWriter.begin(db, name.key, { append: { fromLine: checkpoint.line } }, writer);
-            }
-            break;
-          case 'run':
-            writer.addRun(options.redact ? redactRunItem(item, counts) : item);
-            break;
-        }
-        if (Date.now() - lastReport > 100) {
-          lastReport = Date.now();
-          report(checkpoint ? checkpoint.offset - (plan.resume?.offset ?? 0) : 0);
-        }
-      }
-      await commit(true);
-      writer = null;
-      options.onSourceStored?.(source, index, sources.length);
-      summary.sources += 1;
-      summary.warnings.push(...warningsFor(drift));
-      if (plan.mode === 'append') summary.resumed += 1;
-      if (options.onSessionsWritten && sessionIds.size > 0) summary.derive_failures.push(...((await options.onSessionsWritten(db, [...sessionIds])) ?? []));
     } catch (error) {
-      await writer?.rollback();
-      summary.failed_sources += 1;
-      if (error instanceof StoreError) summary.store_failures += 1;
-      const message = error instanceof Error ? error.message : String(error);
-      summary.errors.push({ file: name.path, line: null, path: null, message: `not ingested: ${options.redact ? redactProblemMessage(message, {}) : message}` });
+      failed({ name, local }, error);
+      bytesDone += source.size;
+      continue;
+    }
+    const pending: Pending = { index, source, name, nameCounts, plan, local, sessionIds: [] };
+    const small = source.size < Math.min(GROUP_SOURCE_BYTES, batchBytes);
+    if (!small) {
+      await commitGroup();
+      await storeAlone(pending);
+    } else {
+      try {
+        await group.begin();
+        const stored = await storeSource(runFor(index, source, true), source, name, nameCounts, plan, local);
+        group.add({ ...pending, sessionIds: stored.sessionIds }, source.size, stored.textLength);
+        if (group.full()) await commitGroup();
+      } catch (error) {
+        // This source failed inside the group: the group is rolled back, this one reported, the rest stored again alone.
+        const members = await group.abandon();
+        failed(pending, error);
+        await storeAgainAlone(members);
+      }
     }
     bytesDone += source.size;
   }
+  await commitGroup();
   summary.renamed_sessions.push(...identity.renamed);
-  options.onProgress?.({
-    sourceIndex: sources.length,
-    sourceCount: sources.length,
-    path: '',
-    bytesDone: bytesTotal,
-    bytesTotal,
-    messages: messagesSeen,
-  });
+  options.onProgress?.({ sourceIndex: sources.length, sourceCount: sources.length, path: '', bytesDone: bytesTotal, bytesTotal, messages: messagesSeen });
   return summary;
 }

@@ -3,6 +3,7 @@ import { StoreError } from './errors.js';
 import { CORE_SCHEMA } from './schema/core.js';
 import { DERIVE_FINGERPRINT_SCHEMA } from './schema/derive-fingerprint.js';
 import { DERIVED_SCHEMA } from './schema/derived.js';
+import { FILE_STAMPS_SCHEMA } from './schema/file-stamps.js';
 import { HONEST_RUNS_SCHEMA } from './schema/honest-runs.js';
 import { PROVENANCE_SCHEMA } from './schema/provenance.js';
 import { RUNS_SCHEMA } from './schema/runs.js';
@@ -15,7 +16,7 @@ export interface Migration {
 }
 
 /** Every migration retrace has shipped; append only, never edit one that has been released. */
-export const MIGRATIONS: readonly Migration[] = [CORE_SCHEMA, DERIVED_SCHEMA, RUNS_SCHEMA, DERIVE_FINGERPRINT_SCHEMA, HONEST_RUNS_SCHEMA, PROVENANCE_SCHEMA];
+export const MIGRATIONS: readonly Migration[] = [CORE_SCHEMA, DERIVED_SCHEMA, RUNS_SCHEMA, DERIVE_FINGERPRINT_SCHEMA, HONEST_RUNS_SCHEMA, PROVENANCE_SCHEMA, FILE_STAMPS_SCHEMA];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
 

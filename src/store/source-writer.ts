@@ -22,6 +22,8 @@ export interface SourceState {
   /** Provenance: the machine it came from and where the transcript was first written (see schema/provenance.ts). */
   machine?: string | null;
   originalPath?: string | null;
+  /** Size, times and inode of the file(s) as read (src/core/io/file-stamp.ts); null: hash it next time. */
+  fileStamp?: string | null;
 }
 
 export interface SourceWriteCounts {
@@ -74,6 +76,8 @@ export class SourceWriter {
   private finished = false;
   /** The store has never recorded this source: it holds no rows of it to replace. */
   private fresh = false;
+  /** Part of a group's transaction (commit-group.ts): the group begins, commits and rolls back. */
+  private grouped = false;
 
   private constructor(
     private readonly db: Database,
@@ -88,9 +92,9 @@ export class SourceWriter {
    * source, whose sessions keep being appended directly (their ordinals and keys carry over).
    * `fresh`: the store has no record of the source (no `sources` row), so none of its rows.
    */
-  static async begin(db: Database, sourceKey: string, mode: WriteMode, continuing?: SourceWriter, fresh = false): Promise<SourceWriter> {
+  static async begin(db: Database, sourceKey: string, mode: WriteMode, continuing?: SourceWriter, fresh = false, grouped = false): Promise<SourceWriter> {
     for (const ddl of STAGING_DDL) await db.run(ddl);
-    await db.run('BEGIN TRANSACTION');
+    if (!grouped) await db.run('BEGIN TRANSACTION');
     try {
       const staging = {} as Record<StagingTable, DuckDBAppender>;
       for (const table of STAGING_TABLES) staging[table] = await db.connection.createAppender(table, 'main', 'temp');
@@ -100,6 +104,7 @@ export class SourceWriter {
       };
       const writer = new SourceWriter(db, sourceKey, mode, staging, direct);
       writer.fresh = fresh && !continuing;
+      writer.grouped = grouped;
       for (const [sessionId, target] of continuing?.targets ?? []) {
         writer.targets.set(sessionId, target);
         appendText(staging.stg_touched, sessionId);
@@ -107,9 +112,14 @@ export class SourceWriter {
       }
       return writer;
     } catch (error) {
-      await db.run('ROLLBACK');
+      if (!grouped) await db.run('ROLLBACK');
       throw error;
     }
+  }
+
+  /** Characters of text appended so far (what a commit must hold in memory). */
+  get appendedText(): number {
+    return this.textLength;
   }
 
   addSession(session: SessionRecord): void {
@@ -244,8 +254,8 @@ export class SourceWriter {
       if (!this.fresh) await db.run(`DELETE FROM sources WHERE key = ?`, [this.sourceKey]);
       await db.run(
         `INSERT INTO sources (key, path, format, size, content_hash, bytes_consumed, lines_consumed, prefix_hash, ingested_at,
-           messages, tool_calls, unknown_records, problems, redactions, machine, original_path, cwd)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?, ?, ?, ?, ?, ?, ?,
+           messages, tool_calls, unknown_records, problems, redactions, machine, original_path, file_stamp, cwd)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?, ?, ?, ?, ?, ?, ?, ?,
            (SELECT directory FROM sessions WHERE source = ? AND directory IS NOT NULL
             ORDER BY parent_id IS NOT NULL, started_at NULLS LAST, id LIMIT 1))`,
         [
@@ -264,6 +274,7 @@ export class SourceWriter {
           redactions,
           state.machine ?? null,
           state.originalPath ?? state.path,
+          state.fileStamp ?? null,
           state.key,
         ],
       );
@@ -273,7 +284,7 @@ export class SourceWriter {
         [state.machine ?? null, state.key, state.machine ?? null],
       );
       for (const run of this.runs) await writeImportedRun(db, run);
-      await withCommitMemory(db, this.textLength, () => db.run('COMMIT'));
+      if (!this.grouped) await withCommitMemory(db, this.textLength, () => db.run('COMMIT'));
       this.finished = true;
       return {
         sessionsAdded,
@@ -300,7 +311,7 @@ export class SourceWriter {
     } catch {
       // The transaction is being abandoned: a failed flush changes nothing.
     }
-    await this.db.run('ROLLBACK').catch(() => undefined);
+    if (!this.grouped) await this.db.run('ROLLBACK').catch(() => undefined);
   }
 
   private closed = false;

@@ -16,7 +16,7 @@ export interface StoredName {
  * whole original key (not of the secret alone), so two sources whose names differ only in a
  * secret stay two sources, and the next ingest still finds the same key for the same file.
  */
-export function storedName(source: Source, redact: boolean, counts: RedactionCounts): StoredName {
+export function storedName(source: Pick<Source, 'key' | 'path'>, redact: boolean, counts: RedactionCounts): StoredName {
   if (!redact) return { key: source.key, path: source.path };
   const key = redactPath(source.key, counts);
   const path = source.path === source.key ? key : redactPath(source.path, counts);

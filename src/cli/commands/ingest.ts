@@ -1,10 +1,11 @@
 import { Option, type Command } from 'commander';
 import { DB_OPTION_HELP, examples, type CliContext } from '../context.js';
 import { requireStoreFolder, resolveDbPath } from '../db-path.js';
+import { existsSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { machineFromHostname, machineNameProblem } from '../../core/machine.js';
 import { ADAPTERS } from '../../ingest/adapters.js';
-import { defaultPaths, discoverSources, lookedFor, type FormatChoice } from '../../ingest/discover.js';
+import { defaultPaths, discoverSources, lookedFor, type Discovery, type FormatChoice } from '../../ingest/discover.js';
 import { emptySummary, ingestSources, type IngestSummary } from '../../store/ingest-pipeline.js';
 import { BULK_WRITE_MEMORY_LIMIT, Database } from '../../store/database.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -14,6 +15,9 @@ import type { Output } from '../output.js';
 import { warnActiveRuleProblems } from '../rule-problems.js';
 import { decompressZstdHead } from '../../ingest/io/zstd.js';
 import { underivedSessions } from '../../store/derived-writer.js';
+import { knownFileLookup } from '../../store/known-files.js';
+import { readSourceStates } from '../../store/sources.js';
+import type { SourceState } from '../../store/source-writer.js';
 import { ingestProgress } from '../ingest-progress.js';
 
 export interface IngestCommandOptions {
@@ -53,13 +57,25 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
   if (machineProblem) throw new UsageError(`--machine: ${machineProblem}`);
   const machine = options.machine === undefined ? { name: machineFromHostname(hostname()), explicit: false } : { name: options.machine, explicit: true };
   const started = Date.now();
-  const discovery = await discoverSources(targets, { adapters: ADAPTERS, format: options.format, decompress: decompressZstdHead });
+  // An existing store is opened first: what it recorded lets discovery skip opening unchanged files.
+  let db = existsSync(options.db) ? await Database.open(options.db, { memoryLimit: BULK_WRITE_MEMORY_LIMIT }) : null;
+  let states: Map<string, SourceState> | undefined;
+  let discovery: Discovery;
+  try {
+    states = db ? await readSourceStates(db) : undefined;
+    const known = states ? knownFileLookup(states, options.redact) : undefined;
+    discovery = await discoverSources(targets, { adapters: ADAPTERS, format: options.format, decompress: decompressZstdHead, known });
+  } catch (error) {
+    db?.close();
+    throw error;
+  }
   const summary = emptySummary();
   for (const problem of discovery.problems) {
     summary.errors.push({ file: problem.location.file, line: null, path: null, message: problem.message });
   }
   summary.warnings.push(...discovery.warnings);
   if (discovery.sources.length === 0) {
+    db?.close();
     // Nothing to store: say what was looked for, and leave no empty store behind.
     if (discovery.problems.length === 0 && discovery.warnings.length === 0) {
       throw new UsageError(`no transcripts found in ${targets.join(', ')} (looked for ${lookedFor(ADAPTERS, options.format)})`);
@@ -68,10 +84,10 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
     else printSummary(summary, 0, options.db, Date.now() - started, output);
     return ingestExitCode(summary, 0);
   }
-  const db = await Database.open(options.db, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
+  db ??= await Database.open(options.db, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
   const progress = ingestProgress(output, { json: options.json, lines: options.progress }, started);
   try {
-    await ingestSources(db, discovery.sources, { redact: options.redact, machine, ...progress }, summary);
+    await ingestSources(db, discovery.sources, { redact: options.redact, machine, states, ...progress }, summary);
     // A killed ingest may have stored sessions it never derived: this one derives them.
     const leftOver = await underivedSessions(db);
     if (leftOver.length > 0) {

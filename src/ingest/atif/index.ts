@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Adapter, FileHead } from '../adapter.js';
+import { statStamped } from '../../core/io/file-stamp.js';
 import { hashFile } from '../../core/io/hash.js';
 import type { IngestItem, SourceFormat } from '../../core/model.js';
 import type { Source } from '../../core/source.js';
@@ -42,12 +43,13 @@ async function* readAtif(path: string): AsyncGenerator<IngestItem> {
 }
 
 async function atifSource(path: string): Promise<Source> {
-  const info = await stat(path);
+  const info = await statStamped(path);
   return {
     key: path,
     path,
     format: 'atif-json',
     size: info.size,
+    stamp: info.stamp,
     appendable: false,
     fingerprint: async () => (await hashFile(path)).full,
     read: () => readAtif(path),

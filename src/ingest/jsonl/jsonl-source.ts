@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { statStamped } from '../../core/io/file-stamp.js';
 import { hashFile } from '../../core/io/hash.js';
 import { readLines, type Line } from '../io/line-reader.js';
 import { isZstdFile, readZstdLines } from '../io/zstd-lines.js';
@@ -69,13 +69,14 @@ export async function jsonlSource(
   makeConverter: ConverterFactory,
   options: Omit<JsonlReadOptions, 'compressed'> = {},
 ): Promise<Source> {
-  const info = await stat(path);
+  const info = await statStamped(path);
   const compressed = await isZstdFile(path);
   return {
     key: path,
     path,
     format,
     size: info.size,
+    stamp: info.stamp,
     appendable: !compressed,
     fingerprint: async () => (await hashFile(path)).full,
     read: (resume?: ResumePoint) => readJsonl(path, resume ?? null, makeConverter, { ...options, compressed }),

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { statStamped } from '../../core/io/file-stamp.js';
 import { hashFile } from '../../core/io/hash.js';
 import { streamJsonDocument } from '../io/json-document-stream.js';
 import type { IngestItem } from '../../core/model.js';
@@ -53,12 +53,13 @@ export async function* readOpencodeExport(file: string): AsyncGenerator<IngestIt
 }
 
 export async function exportSource(file: string): Promise<Source> {
-  const info = await stat(file);
+  const info = await statStamped(file);
   return {
     key: file,
     path: file,
     format: 'opencode-export',
     size: info.size,
+    stamp: info.stamp,
     appendable: false,
     fingerprint: async () => (await hashFile(file)).full,
     read: () => readOpencodeExport(file),

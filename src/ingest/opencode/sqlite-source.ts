@@ -1,3 +1,4 @@
+import { filesStamp } from '../../core/io/file-stamp.js';
 import { hashStrings } from '../../core/io/hash.js';
 import type { IngestItem, Location } from '../../core/model.js';
 import type { Source } from '../../core/source.js';
@@ -131,6 +132,8 @@ function sessionSizes(db: SqliteDatabase, tables: ReadonlySet<string>): Record<'
 
 /** Every session in an opencode.db as its own source, each once whichever tables hold it. */
 export async function sqliteSources(file: string): Promise<Source[]> {
+  // Taken before the file is opened: a write while it is read leaves an older stamp, never a newer one.
+  const stamp = await filesStamp([file, `${file}-wal`]);
   const db = openReadOnly(file);
   let plans: SessionPlan[];
   let sizes: Record<'v1' | 'v2', Map<string, number>>;
@@ -149,6 +152,8 @@ export async function sqliteSources(file: string): Promise<Source[]> {
     path: file,
     format: 'opencode-sqlite' as const,
     size: sizes[plan.generation].get(plan.sessionId) ?? 0,
+    // The whole database's stamp: any write to it makes every session prove itself by its rows.
+    stamp,
     appendable: false,
     sessionId: plan.sessionId,
     fingerprint: async () => fingerprintSession(file, plan),

@@ -1,5 +1,5 @@
-import { stat } from 'node:fs/promises';
 import type { Adapter, FileHead } from '../adapter.js';
+import { statStamped } from '../../core/io/file-stamp.js';
 import { hashFile } from '../../core/io/hash.js';
 import { readLines } from '../io/line-reader.js';
 import { parseJsonLine } from '../jsonl/parse-line.js';
@@ -29,12 +29,13 @@ async function* readRunLog(path: string): AsyncGenerator<IngestItem> {
 }
 
 async function runLogSource(path: string): Promise<Source> {
-  const info = await stat(path);
+  const info = await statStamped(path);
   return {
     key: path,
     path,
     format: 'retrace-runlog',
     size: info.size,
+    stamp: info.stamp,
     appendable: false,
     fingerprint: async () => (await hashFile(path)).full,
     read: () => readRunLog(path),
