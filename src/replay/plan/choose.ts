@@ -33,6 +33,8 @@ export interface Choice {
 }
 
 const REJECTED = new Set(['rejected', 'abandoned']);
+/** What a stray on the recorded machine is: processes by PID or pattern, its files and images (services and containers are its setup). */
+const FOREIGN_STRAYS: ReadonlySet<string> = new Set(['process', 'pid', 'path', 'image']);
 
 function candidateVerdicts(recorded: RecordedSession): { rejectedOf: (unit: Unit) => string | null } {
   const accepted = recorded.candidates.filter((c) => c.verdict === 'accepted');
@@ -98,6 +100,10 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
         dropped.set(unit, `clean-up of an earlier attempt (what it removes was made at #${makers.map((m) => m?.call.messageOrdinal).join(', #')})`);
       } else if (!cleanup && targets.length > 0 && targets.every((target, i) => (target.kind === 'image' || target.kind === 'path') && makers[i] === null)) {
         dropped.set(unit, 'housekeeping of the recorded machine (removes images or files it had, which another machine need not have)');
+      } else if (!cleanup && targets.length > 0 && targets.every((target, i) => FOREIGN_STRAYS.has(target.kind) && makers[i] === null)) {
+        // A process started by hand before the session (found by its PID or pattern), not a service
+        // or container the machine is set up with: on another machine there is nothing to kill.
+        dropped.set(unit, `stops a process the session did not start (${targets.filter((t) => t.kind === 'process' || t.kind === 'pid').map((t) => t.name).join(', ')}) and removes what the recorded machine had: another machine need not run it`);
       }
     }
     if (!dropped.has(unit)) {
