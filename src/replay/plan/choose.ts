@@ -87,6 +87,7 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
     else if (unit.effect === 'scratch') dropped.set(unit, 'a scratch test in /tmp: nothing the deployment needs');
     else if (unit.effect === 'bookkeeping') dropped.set(unit, 'records the work (git): not a step of the deployment');
     else if (unit.effect === 'loadtest') dropped.set(unit, 'a load test (requests in a loop or in parallel): not the proof the service is up');
+    else if (unit.effect === 'benchmark') dropped.set(unit, 'a benchmark: measures the deployment, changes nothing it needs');
     if (unit.effect !== 'change') {
       ran.push(unit);
       continue;
@@ -107,7 +108,7 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
       }
     }
     if (!dropped.has(unit)) {
-      const rewrite = rewriteRecordedIds(unit, ran);
+      const rewrite = rewriteRecordedIds(unit, ran, (pid) => creations.maker({ kind: 'pid', name: pid, host: unit.segment.host }, unit.order) !== null);
       if (rewrite.unresolved.length > 0) dropped.set(unit, `names ${rewrite.unresolved.join(', ')} from the record, which no name or pattern finds on another machine`);
       else {
         commands.set(unit, rewrite.command);

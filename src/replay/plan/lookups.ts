@@ -24,6 +24,8 @@ const READERS = new Set([
   'ldd', 'nm', 'objdump', 'readelf', 'lsattr', 'getfacl', 'namei', 'curl', 'wget', 'http', 'xh', 'nc', 'telnet', 'openssl', 'watch', 'env',
   'rocminfo', 'rocm-smi', 'amd-smi', 'xpu-smi', 'hl-smi', 'nvidia-debugdump', 'dcgmi', 'cuobjdump', 'nvdisasm', 'sw_vers', 'system_profiler', 'memory_pressure',
   'vm_stat', 'ioreg', 'powermetrics', 'diskutil', 'xcode-select', 'xcrun', 'lshw', 'dmidecode', 'inxi', 'numastat', 'lsns', 'ipcs', 'chronyc', 'ntpq',
+  // What a machine has: its release, its GPU APIs (Vulkan, OpenCL), the code objects a library carries.
+  'lsb_release', 'vulkaninfo', 'clinfo', 'roc-obj-ls', 'glxinfo', 'nvidia-container-cli',
   'systemd-analyze', 'hostid', 'arch', 'getconf', 'tput', 'stty', 'tty', 'logname', 'users', 'who', 'w', 'last', 'finger', 'apropos', 'info', 'cal', 'factor',
   // The shell's own words, where a loop or a test wraps the commands that matter.
   'for', 'do', 'done', 'while', 'until', 'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'in', 'select', 'function', '{', '}', '!', 'command', 'builtin',
@@ -55,6 +57,7 @@ const READ_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   brew: ['list', 'info', 'search', '--prefix', 'config', 'doctor', 'outdated', 'deps', 'services list'],
   snap: ['list', 'info', 'find'],
   launchctl: ['list', 'print', 'print-disabled', 'blame'],
+  plutil: ['-lint', '-p'],
   loginctl: ['show-user', 'list-users', 'list-sessions', 'user-status', 'show-session'],
   ollama: ['list', 'ls', 'ps', 'show', '--version', '-v'],
   ray: ['status', 'list', 'summary', 'memory', 'timeline'],

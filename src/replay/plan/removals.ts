@@ -1,5 +1,6 @@
 import { compileLinear } from '../../core/regex/linear-regex.js';
 import { changedDirectory, type Leaf } from './leaves.js';
+import { redirectTargets } from './lookups.js';
 import type { Unit } from './units.js';
 
 /**
@@ -43,7 +44,7 @@ export function targetsOf(leaf: Leaf, host: string | null): Target[] {
   if (program === 'service') return at('service', [argv[1] ?? '']);
   if (program === 'pkill') return at('process', [argv.slice(1).filter((w) => !w.startsWith('-')).at(-1) ?? '']);
   if (program === 'killall') return at('process', positionals(argv, 1));
-  if (program === 'kill') return at('pid', positionals(argv, 1).filter((w) => /^\d+$/.test(w)));
+  if (program === 'kill') return at('pid', positionals(argv, 1).flatMap((w) => (/^\d+$/.test(w) ? [w] : pidFileOf(w, leaf.cwd))));
   if (program === 'rm' || program === 'rmdir') return at('path', positionals(argv, 1).map((p) => resolve(p, leaf.cwd)));
   if (program === 'ray' && argv[1] === 'stop') return at('process', ['ray']);
   if (program === 'kubectl' || program === 'helm') return at('k8s', kubernetesObjects(leaf));
@@ -105,6 +106,18 @@ export function outputsOf(leaf: Leaf): string[] {
   return found.filter(Boolean).map((path) => resolve(path, leaf.cwd));
 }
 
+/** `$(cat FILE)` (or `"$(< FILE)"`): a PID kept in a file, named by that file. */
+function pidFileOf(word: string, cwd: string | null): string[] {
+  const file = /^"?\$\((?:cat\s+|<\s*)([^\s()]+)\)"?$/.exec(word)?.[1];
+  return file ? [`file:${resolve(file, cwd)}`] : [];
+}
+
+/** `echo $! > FILE` in a command line: the PID of what it started in the background, kept in FILE. */
+function pidFilesWritten(unit: Unit): string[] {
+  return unit.leaves.filter((leaf) => /^(?:echo|printf)$/.test(leaf.command.program) && leaf.command.argv.some((w) => /\$!/.test(w)))
+    .flatMap((leaf) => redirectTargets(leaf.command).map((file) => `file:${resolve(file, leaf.cwd)}`));
+}
+
 /** PIDs an output shows for a process started in the background: `[1] 4242`, an `echo $!` line. */
 function printedPids(output: string): string[] {
   return [...output.matchAll(/^(?:\[\d+\]\s+)?(\d{2,7})\s*$/gm), ...output.matchAll(/\bpid[ =:]+(\d{2,7})\b/gi)].map((m) => m[1] as string);
@@ -142,7 +155,7 @@ export class Creations {
       }
     }
     if (unit.leaves.some((leaf) => leaf.command.background || leaf.command.wrappers.includes('nohup'))) {
-      for (const pid of printedPids(unit.call.output)) this.made.push({ target: { kind: 'pid', name: pid, host }, unit });
+      for (const pid of [...printedPids(unit.call.output), ...pidFilesWritten(unit)]) this.made.push({ target: { kind: 'pid', name: pid, host }, unit });
     }
   }
 

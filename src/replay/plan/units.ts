@@ -11,7 +11,7 @@ import type { Segment } from './segments.js';
  * files and notes), how it ended, and the kind the classifier gave it. Pure.
  */
 
-export type Effect = 'lookup' | 'check' | 'change' | 'scratch' | 'bookkeeping' | 'loadtest';
+export type Effect = 'lookup' | 'check' | 'change' | 'scratch' | 'bookkeeping' | 'loadtest' | 'benchmark';
 
 export interface Unit {
   segment: Segment;
@@ -74,12 +74,33 @@ function loadTest(leaves: readonly Leaf[]): boolean {
   return requests.some((leaf) => leaf.command.background) || (requests.length > 0 && leaves.some((leaf) => /^(?:for|while|until|seq|parallel)$/.test(leaf.command.program) || (leaf.command.program === 'xargs' && leaf.command.argv.includes('-P'))));
 }
 
+/** A name that says benchmark: `llama-bench`, `trtllm-bench`, `benchmark_serving.py`, `sglang.bench_serving`. */
+const BENCH_NAME = /(?:^|[-_./])bench(?:mark)?(?:s|ing)?(?:[-_.]|$)/i;
+
+/**
+ * A benchmark run: measures the deployment and changes nothing it needs (`llama-bench -m …`,
+ * `vllm bench serve`, `python -m sglang.bench_serving`, `python benchmarks/benchmark_serving.py`).
+ */
+function benchmarkLeaf(leaf: Leaf): boolean {
+  const { program, argv } = leaf.command;
+  if (BENCH_NAME.test(program.split('/').pop() ?? program)) return true;
+  const module = argv.indexOf('-m');
+  if (/^python[\d.]*$/.test(program)) {
+    if (module > 0 && BENCH_NAME.test(argv[module + 1] ?? '')) return true;
+    if (module < 0 && /\.py$/.test(argv[1] ?? '') && BENCH_NAME.test(argv[1] ?? '')) return true;
+  }
+  // `vllm bench serve`, `python -m vllm.entrypoints.cli.main bench serve`: a bench subcommand.
+  const words = argv.slice(module > 0 ? module + 2 : 1).filter((w) => !w.startsWith('-'));
+  return words[0] === 'bench' && redirectTargets(leaf.command).length === 0;
+}
+
 function effectOf(segment: Segment, leaves: readonly Leaf[], changes: readonly Leaf[]): Effect {
   if (changes.length === 0) {
     if (!segment.actions.some((a) => a.kind === 'health' || a.kind === 'cluster')) return 'lookup';
     return loadTest(leaves) ? 'loadtest' : 'check';
   }
   if (changes.every(bookkeeping)) return 'bookkeeping';
+  if (changes.every(benchmarkLeaf)) return 'benchmark';
   const deploys = segment.actions.some((a) => DEPLOY_KINDS.has(a.kind));
   if (!deploys && loadTest(leaves) && changes.every(scratchLeaf)) return 'loadtest';
   if (!deploys && changes.every(scratchLeaf)) return leaves.length > 0 && segment.actions.some((a) => a.kind === 'health') ? 'check' : 'scratch';
