@@ -136,6 +136,16 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
     else if (later) dropped.set(later, `the same again (#${unit.call.messageOrdinal} already did it)`);
   }
 
+  // Two servers on one port of one host: the later one could start only once the earlier was gone.
+  for (const [index, unit] of changing.entries()) {
+    if (dropped.has(unit) || unit.primary?.kind !== 'serve' || unit.primary.port === null) continue;
+    // Only where starting it is all the step does (besides making a log folder): an edit made on the way stays.
+    if (unit.changes.filter((leaf) => leaf.command.program !== 'mkdir').length > 1) continue;
+    const port = unit.primary.port;
+    const later = changing.slice(index + 1).find((other) => !other.failed && other.segment.host === unit.segment.host && other.primary?.kind === 'serve' && other.primary.port === port);
+    if (later) dropped.set(unit, `superseded: another server was started on port ${port} at #${later.call.messageOrdinal}`);
+  }
+
   // Started, then stopped or removed again, with nothing kept using it meanwhile: an attempt.
   for (const [index, unit] of changing.entries()) {
     if (dropped.has(unit) || !startsSomething(identities.get(unit) ?? [])) continue;
@@ -153,8 +163,9 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
   }
 
   // Results removed later (`rm -rf` of an output directory): the step that made them was an attempt.
+  // The removal itself may be dropped (as clean-up of that very attempt): what it removed is gone all the same.
   for (const unit of changing) {
-    if (dropped.has(unit)) continue;
+    if (unit.failed || /^(?:never ran|a step of )/.test(dropped.get(unit) ?? '')) continue;
     for (const leaf of unit.changes) {
       if (leaf.command.program !== 'rm') continue;
       for (const target of targetsOf(leaf, unit.segment.host)) {

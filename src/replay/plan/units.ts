@@ -69,7 +69,13 @@ function scratchLeaf(leaf: Leaf): boolean {
 }
 
 /** Requests in a loop or in parallel: a load test or a benchmark, not the proof that a service is up. */
+/** `xargs -P 8 sh -c 'curl …'`, `parallel curl …`: requests fanned out (the runner itself changes nothing). */
+function fansOutRequests(leaf: Leaf): boolean {
+  return /^(?:xargs|parallel)$/.test(leaf.command.program) && leaf.command.argv.some((word) => /(?:^|[\s'"(;|&])(?:curl|wget)\s/.test(` ${word} `)) && redirectTargets(leaf.command).length === 0;
+}
+
 function loadTest(leaves: readonly Leaf[]): boolean {
+  if (leaves.some(fansOutRequests)) return true;
   const requests = leaves.filter((leaf) => /^(?:curl|wget|http|xh)$/.test(leaf.command.program));
   return requests.some((leaf) => leaf.command.background) || (requests.length > 0 && leaves.some((leaf) => /^(?:for|while|until|seq|parallel)$/.test(leaf.command.program) || (leaf.command.program === 'xargs' && leaf.command.argv.includes('-P'))));
 }
@@ -102,7 +108,7 @@ function effectOf(segment: Segment, leaves: readonly Leaf[], changes: readonly L
   if (changes.every(bookkeeping)) return 'bookkeeping';
   if (changes.every(benchmarkLeaf)) return 'benchmark';
   const deploys = segment.actions.some((a) => DEPLOY_KINDS.has(a.kind));
-  if (!deploys && loadTest(leaves) && changes.every(scratchLeaf)) return 'loadtest';
+  if (!deploys && loadTest(leaves) && changes.every((leaf) => scratchLeaf(leaf) || fansOutRequests(leaf))) return 'loadtest';
   if (!deploys && changes.every(scratchLeaf)) return leaves.length > 0 && segment.actions.some((a) => a.kind === 'health') ? 'check' : 'scratch';
   return 'change';
 }
