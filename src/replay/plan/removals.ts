@@ -99,6 +99,14 @@ export function outputsOf(leaf: Leaf): string[] {
     const at = argv.findIndex((w) => w === '-p' || w === '--prefix');
     if (at > 0 && argv[at + 1]) found.push(argv[at + 1] as string);
   }
+  // `hf download REPO FILE… --local-dir D`: each file under D, so removing one of them later marks this download.
+  if ((program === 'hf' || program === 'huggingface-cli') && argv[1] === 'download') {
+    const at = argv.findIndex((w) => w === '--local-dir' || w.startsWith('--local-dir='));
+    const option = at > 0 ? (argv[at] as string) : '';
+    const dir = at > 0 ? (option.includes('=') ? option.slice(option.indexOf('=') + 1) : argv[at + 1]) : undefined;
+    const files = positionals(argv, 3).filter((w) => w !== dir && /\.[A-Za-z0-9]+$/.test(w) && !w.includes('*'));
+    if (dir) found.push(...files.map((file) => `${dir.replace(/\/$/, '')}/${file}`));
+  }
   if (program === 'git' && argv[1] === 'clone') {
     const rest = positionals(argv, 2);
     found.push(rest[1] ?? (rest[0] ?? '').replace(/\.git$/, '').split('/').pop() ?? '');
