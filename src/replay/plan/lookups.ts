@@ -167,6 +167,9 @@ export function leafEffect(leaf: Leaf): LeafEffect {
   if (program === 'docker' || program === 'podman') {
     const sub = command.argv[1] === 'container' ? command.argv[2] : command.argv[1];
     if (sub === 'run' && command.dockerRun && command.dockerRun.remove && !command.dockerRun.detached) {
+      // Nothing mounted, nothing published: whatever runs inside goes with the container (a probe).
+      const mounts = command.argv.some((word) => /^(?:-v|--volume|--mount)(?:=|$)|^-v./.test(word));
+      if (!mounts && command.dockerRun.ports.length === 0 && command.dockerRun.network !== 'host') return 'read';
       const inner = command.children[0];
       return inner ? leafEffect({ command: inner, cwd: null, inContainer: 'container' }) : 'read';
     }
