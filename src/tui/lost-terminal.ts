@@ -1,3 +1,6 @@
+import { closeSync } from 'node:fs';
+import { isatty } from 'node:tty';
+
 /** Errors of a write to a terminal that is gone (closed window, dropped ssh session). */
 const LOST_TERMINAL_CODES = new Set(['EIO', 'EPIPE', 'ENXIO', 'EBADF']);
 
@@ -20,5 +23,28 @@ export function surviveLostTerminal(proc: NodeJS.Process = process): void {
     if (isLostTerminalError(error)) return;
     proc.stderr.write(`retrace: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     proc.exit(1);
+  });
+}
+
+let closingAtExit = false;
+/** Which standard streams were a terminal when retrace started (after a hangup isatty says no). */
+const STARTED_ON_TERMINAL = [0, 1, 2].filter((fd) => isatty(fd));
+
+/**
+ * After SIGHUP: at exit, close the standard streams that were the terminal. Node restores a
+ * terminal's settings as it exits and aborts (a native assertion, exit 134) when the terminal is
+ * gone (EIO) — nodejs/node#51519, fixed after Node 20. A closed descriptor is skipped.
+ */
+export function closeLostTerminalAtExit(proc: NodeJS.Process = process): void {
+  if (closingAtExit) return;
+  closingAtExit = true;
+  proc.once('exit', () => {
+    for (const fd of STARTED_ON_TERMINAL) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    }
   });
 }

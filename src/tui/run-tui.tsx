@@ -4,7 +4,7 @@ import type { Route } from './routes.js';
 import type { TuiServices } from './services.js';
 import { enterFullScreen, type TerminalStreams } from './terminal.js';
 import { themeFromEnv } from './theme.js';
-import { surviveLostTerminal } from './lost-terminal.js';
+import { closeLostTerminalAtExit, surviveLostTerminal } from './lost-terminal.js';
 
 export interface RunTuiOptions extends Partial<TerminalStreams> {
   env?: NodeJS.ProcessEnv;
@@ -38,8 +38,9 @@ export async function runTui(services: TuiServices, start: readonly Route[], opt
     () => (runFinished = true),
   );
   let unmount: (() => void) | null = null;
-  const onStopSignal = () => {
+  const onStopSignal = (signal: NodeJS.Signals) => {
     surviveLostTerminal();
+    if (signal === 'SIGHUP') closeLostTerminalAtExit();
     liveRun?.interrupt();
     try {
       unmount?.();

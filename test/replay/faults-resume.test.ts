@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import { ingestPaths, queryStore } from '../helpers/ingest.js';
 import { SESSIONS_DIR } from '../helpers/sample.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
 import { startRetrace } from './helpers/cli-child.js';
-import { hostSpec, useTestHosts } from './helpers/hosts.js';
+import { downloadsRunningOn, hostSpec, useTestHosts } from './helpers/hosts.js';
 
 const dir = tempDir('retrace-faults-');
 const dbPath = tempDbPath(dir);
@@ -88,8 +87,7 @@ describe('a replay under faults', () => {
     expect(rows.find((s) => s.role === 'worker')).toMatchObject({ status: 'interrupted', verdict: 'unknown' });
     // The remote download was stopped with its process group: nothing of it runs any more.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const stillDownloading = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((line) => line.includes('hf download') && line.includes('Qwen3.5'));
-    expect(stillDownloading).toEqual([]);
+    expect(downloadsRunningOn(hosts)).toEqual([]);
   });
 
   it('kill -9 of the CLI mid-step leaves a readable partial run, which --resume completes', { timeout: 180_000 }, async () => {

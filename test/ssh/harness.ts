@@ -48,6 +48,8 @@ export interface StartTestHostsOptions {
   withoutTools?: Partial<Record<HostRole, readonly string[]>>;
   /** More simulated toolsets, before spark-sim's on the session PATH (`['vps']`: test/vps-sim/bin's docker compose, nginx, certbot, systemd units). */
   toolsets?: readonly 'vps'[];
+  /** The folder the host set is made in (default hostsBaseDir(): /var/tmp when writable, else the temp dir). */
+  baseDir?: string;
 }
 
 export interface TestHosts {
@@ -263,7 +265,7 @@ export async function startTestHosts(options: StartTestHostsOptions = {}): Promi
   reapOrphanedHostSets();
   ensurePrivilegeSeparationDir();
 
-  const rootDir = await mkdtemp(hostSetPrefix());
+  const rootDir = await mkdtemp(hostSetPrefix(options.baseDir));
   await writeFile(join(rootDir, 'owner.pid'), String(process.pid));
   let hosts: RunningHost[] = [];
   const live: LiveHostSet = { rootDir, listenerPids: () => hosts.map((host) => host.sshd?.pid) };

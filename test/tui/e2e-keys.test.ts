@@ -50,7 +50,7 @@ describe('keys in a real terminal go where they were typed', () => {
     const found = await tty.waitFor((screen) => /match(es)? .*for "scitrera\/dgx-spark-sglang"/.test(frame(screen).status), 'the search result');
     expect(frame(found).title).toContain('Timeline · Deploy Qwen3.5');
     expect(found).toContain('scitrera/dgx-spark-sglang');
-  }, 60_000);
+  }, 120_000);
 
   it('a burst of keys typed in one go (j j j j, /, a query, Enter) is routed key by key, in order', async () => {
     const tty = await openTerminal('burst');
@@ -59,7 +59,7 @@ describe('keys in a real terminal go where they were typed', () => {
     tty.type('jjjj/dgx-spark-sglang\r');
     const found = await tty.waitFor((screen) => /match 1\/\d+ for "dgx-spark-sglang"/.test(frame(screen).status), 'the first match');
     expect(frame(found).title).toContain('Timeline · Deploy Qwen3.5');
-  }, 60_000);
+  }, 120_000);
 
   it('keys typed while the TUI starts (before its first frame) are kept and reach the screen in order', async () => {
     const tty = await openTerminal('early');
@@ -68,7 +68,7 @@ describe('keys in a real terminal go where they were typed', () => {
     tty.type('/scitrera/dgx-spark-sglang\r');
     const found = await tty.waitFor((screen) => /match(es)? .*for "scitrera\/dgx-spark-sglang"/.test(frame(screen).status), 'the search typed before the first frame');
     expect(frame(found).title).toContain('Timeline · Deploy Qwen3.5');
-  }, 60_000);
+  }, 120_000);
 
   it('a q typed right after the first frame quits at once', async () => {
     const tty = await openTerminal('early-q');
@@ -78,5 +78,5 @@ describe('keys in a real terminal go where they were typed', () => {
     await tty.waitFor((screen) => /EXIT=\d/.test(screen), 'the TUI to quit on one q', 5_000);
     expect(tty.screen()).toContain('EXIT=0');
     expect(tty.display('#{alternate_on}')).toBe('0');
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,12 +1,12 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runRetrace } from '../helpers/cli.js';
 import { sampleExportPath } from '../helpers/sample.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
 import type { TestHosts } from '../ssh/harness.js';
-import { hostSpec, useTestHosts } from '../replay/helpers/hosts.js';
+import { downloadsRunningOn, hostSpec, useTestHosts } from '../replay/helpers/hosts.js';
 import { TmuxTerminal } from './tmux.js';
 
 /**
@@ -57,7 +57,7 @@ async function until(check: () => boolean, what: string, timeoutMs = 30_000): Pr
 }
 
 function downloadsRunning(): string[] {
-  return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((line) => line.includes('hf download') && line.includes('Qwen3.5'));
+  return downloadsRunningOn(hosts);
 }
 
 async function runs(): Promise<{ id: string; status: string }[]> {
@@ -112,24 +112,44 @@ describe('stopping a live run in the TUI', () => {
     }
   }, 180_000);
 
-  it('closing the terminal (SIGHUP) mid-step stops the remote step and records the run as interrupted; --resume completes it', async () => {
+  /** Runs the replay in a terminal, closes the terminal mid-download, and returns the run and how the replay exited. */
+  async function hangUpMidDownload(name: string, commandLine: string): Promise<{ run: { id: string; status: string } | undefined; exit: string; listed: unknown }> {
     forgetDownloads();
     const before = new Set((await runs()).map((run) => run.id));
-    const tty = new TmuxTerminal('live-hup');
+    const tty = new TmuxTerminal(name);
     await tty.start(100, 30);
-    tty.run(replayLine());
+    // A wrapper that outlives the terminal long enough to write down how the replay exited (its
+    // trap only defers the hangup; the replay itself gets SIGHUP as a user's would).
+    const exitFile = join(dir, `${name}-exit`);
+    const script = join(dir, `${name}.sh`);
+    writeFileSync(script, `trap ':' HUP\n${commandLine}\necho $? > ${exitFile}\n`);
+    tty.run(`bash ${script}`);
     await until(() => downloadsRunning().length > 0, 'the remote download', 60_000);
-    const pid = replayPid();
-    expect(pid).toBeGreaterThan(0);
-    // The terminal goes away, as when a laptop's ssh session drops: the TUI gets SIGHUP.
+    expect(replayPid()).toBeGreaterThan(0);
+    // The terminal goes away, as when a laptop's ssh session drops: the replay gets SIGHUP.
     tty.stop();
     await until(() => replayPid() === 0, 'the replay to stop after the hangup');
-    const interrupted = (await runs()).find((run) => !before.has(run.id));
-    expect(interrupted?.status).toBe('interrupted');
+    await until(() => existsSync(exitFile), 'the wrapper to write the exit status', 10_000);
+    const listed = await runs();
+    return { run: listed.find((run) => !before.has(run.id)), exit: readFileSync(exitFile, 'utf8').trim(), listed };
+  }
+
+  it('closing the terminal (SIGHUP) mid-step stops the remote step and records the run as interrupted; --resume completes it', async () => {
+    const { run: interrupted, exit, listed } = await hangUpMidDownload('live-hup', replayLine());
+    expect(interrupted?.status, `runs: ${JSON.stringify(listed)}`).toBe('interrupted');
+    // Exit 1 (interrupted), not Node's abort at exit on a terminal that is gone (134).
+    expect(exit).toBe('1');
     await until(() => downloadsRunning().length === 0, 'the remote downloads to stop', 5_000);
 
     const resumed = await runRetrace(['replay', '--resume', interrupted?.id ?? '', '--yes', ...sshArgs()], { env: { ...SECRETS, SSH_AUTH_SOCK: '', HOME: hosts.rootDir } });
     expect(resumed.code, `${resumed.stdout}\n${resumed.stderr}`).toBe(0);
     expect((await runs()).find((run) => run.id === interrupted?.id)?.status).toBe('ok');
   }, 240_000);
+
+  it('the same hangup of a plain (no TUI) live replay is recorded as interrupted too, with exit 1', async () => {
+    const { run, exit, listed } = await hangUpMidDownload('plain-hup', `${replayLine().replace(' --tui', '')} --yes`);
+    expect(run?.status, `runs: ${JSON.stringify(listed)}`).toBe('interrupted');
+    expect(exit).toBe('1');
+    await until(() => downloadsRunning().length === 0, 'the remote downloads to stop', 5_000);
+  }, 180_000);
 });

@@ -40,7 +40,7 @@ afterEach(() => {
 afterAll(() => terminal?.stop());
 
 // tmux is installed by the global setup and dist/ by `npm test`'s build: both must be there.
-describe('retrace tui in a real terminal', () => {
+describe('retrace tui in a real terminal', { timeout: 120_000 }, () => {
   it('steps to the timed-out pull, opens its output, the tree, why scitrera, quits, and the terminal is back', async () => {
     const tty = await openTerminal('walk');
     const began = Date.now();
@@ -56,8 +56,11 @@ describe('retrace tui in a real terminal', () => {
     expect(tty.screen()).toContain('bash · ! TIMEOUT · no exit code · 2m00s');
 
     await tty.press('Enter');
-    const output = await tty.waitForText('bash tool terminated command after exceeding timeout 120000 ms');
-    expect(output).toContain('Output · 10.1.230.180: docker pull lmsysorg/sglang:spark');
+    // The timeline's preview shows the same output text: wait for the Output screen's own title.
+    const output = await tty.waitFor(
+      (screen) => screen.includes('Output · 10.1.230.180: docker pull lmsysorg/sglang:spark') && screen.includes('bash tool terminated command after exceeding timeout 120000 ms'),
+      'the Output screen with the pull\'s output',
+    );
     expect(output).toContain('lines 1–5 of 5');
 
     await tty.press('Escape');
@@ -69,8 +72,7 @@ describe('retrace tui in a real terminal', () => {
     expect(scitrera).toContain('scitrera/dgx-spark-sglang:0.5.10rc0');
 
     await tty.press('Enter');
-    const why = await tty.waitForText('Transformers: 4.57.6');
-    expect(why).toContain('Why · scitrera/dgx-spark-sglang:0.5.10rc0');
+    const why = await tty.waitFor((screen) => screen.includes('Why · scitrera/dgx-spark-sglang:0.5.10rc0') && screen.includes('Transformers: 4.57.6'), 'the Why screen with its evidence');
     expect(why).toMatch(/✗ rejected {2}scitrera\/dgx-spark-sglang:0\.5\.10rc0/);
     expect(why.toLowerCase()).toContain('transformers 4.57.6');
 

@@ -5,6 +5,7 @@ import { resolveDbPath } from '../db-path.js';
 import { JobFailedError, UsageError } from '../errors.js';
 import { RunEventPrinter } from '../format/run-events.js';
 import type { Output } from '../output.js';
+import { closeLostTerminalAtExit, surviveLostTerminal } from '../../tui/lost-terminal.js';
 import { resumeCommandOf, watchLiveRunInTui } from '../tui-live.js';
 import { NothingToReplayError } from '../../replay/plan/extract.js';
 import { renderDryRun, secretNamesOf, StepRangeError } from '../../replay/plan/render.js';
@@ -135,9 +136,19 @@ async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOp
   const stopConfirming = options.yes ? () => undefined : terminalConfirmations(replay.controller, output);
   // Ctrl-C, a `kill`, or the terminal closing (SIGHUP): the remote steps are stopped and the run
   // recorded as interrupted, so `--resume` goes on from there.
-  const onSigint = (): void => {
-    output.warn('\nInterrupted: stopping the running step and recording the run …');
+  const onSigint = (signal: NodeJS.Signals): void => {
+    if (signal === 'SIGHUP') {
+      // The terminal is gone: writing to it fails (EIO), which must not end the process before
+      // the run is stopped and recorded.
+      surviveLostTerminal();
+      closeLostTerminalAtExit();
+    }
     replay.controller.interrupt();
+    try {
+      output.warn('\nInterrupted: stopping the running step and recording the run …');
+    } catch {
+      // nobody to tell
+    }
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSigint);
   try {

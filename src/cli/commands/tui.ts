@@ -37,7 +37,7 @@ export async function startRoutes(db: Database, reference: string | undefined, r
   return [{ screen: 'sessions' }, { screen: 'timeline', sessionId: session.id, title: session.machine ? `${title} @${session.machine}` : title }];
 }
 
-type TuiModule = typeof import('../../tui/run-tui.js');
+export type TuiModule = typeof import('../../tui/run-tui.js');
 
 /**
  * Loads Ink, React and the screens (half a second of startup, so begun while the store opens).
