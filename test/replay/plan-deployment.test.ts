@@ -3,8 +3,9 @@
 // Claude Code writes it). The test corpus of real transcripts holds no deployment (see
 // test/fixtures/real/SOURCES.md), so this is the closest thing: written by someone who never read
 // the plan code. Its plan must carry the working directory, write the files the agent wrote, and
-// keep no look-up, failed step or recorded PID; the steps the test hosts can run (the workdir and
-// the file writes) run live there, twice: the second time every file step is already done.
+// keep no look-up, failed step or recorded PID; it runs live on a test host with the VPS stub
+// toolset (test/vps-sim: docker compose, nginx, certbot, systemd units), in a moved workdir, twice:
+// the second time every guarded step is already done and the secret is kept.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,15 +42,16 @@ beforeAll(async () => {
 const why = (ordinal: number): string[] => decisions.filter((d) => d.messageOrdinal === ordinal).map((d) => `${d.kept ? 'kept' : 'dropped'}: ${d.why}`);
 
 describe('the plan of a compose + nginx + systemd deployment', () => {
-  it('runs every command step in the project directory the agent cd-ed into', () => {
+  it('runs every command step in the project directory the agent cd-ed into, through its variable even though the session started in the home', () => {
     const commands = plan.steps.filter((s) => s.file === null);
     expect(commands.length).toBeGreaterThanOrEqual(6);
-    expect(commands.map((s) => s.workdir)).toEqual(commands.map(() => '~/chatbox'));
+    expect(commands.map((s) => s.workdir)).toEqual(commands.map(() => '{{ head_workdir }}'));
+    expect(plan.variables['head_workdir']).toMatchObject({ value: '/home/ana/chatbox' });
     // The relative paths stay relative: they need the directory.
     expect(commands.find((s) => s.id === 'pull-image')?.command).toBe('docker compose -f deploy/compose.yml --env-file .env pull');
   });
 
-  it('writes the compose file, the nginx site and the unit with their final content, guarded by its sha256, before the steps that use them', () => {
+  it('writes the compose file, the nginx site and the unit with their final content, guarded by its content, before the steps that use them', () => {
     const files = plan.steps.filter((s) => s.file !== null);
     expect(files.map((s) => s.file?.path)).toEqual([
       '/home/ana/chatbox/deploy/compose.yml',
@@ -57,12 +59,17 @@ describe('the plan of a compose + nginx + systemd deployment', () => {
       '/home/ana/chatbox/deploy/systemd/llm-stack.service',
     ]);
     for (const step of files) {
-      expect(step.guard).toContain(step.file?.sha256 ?? 'no sha256');
-      expect(step.command).toMatch(/^mkdir -p ~\/chatbox\/deploy[/\w]* && cat > ~\/chatbox\/deploy\//);
+      expect(step.command).toMatch(/^mkdir -p '\{\{ head_workdir \}\}\/deploy[/\w]*' && cat > '\{\{ head_workdir \}\}\/deploy\//);
     }
-    // The unit as the agent left it: written at #12, fixed by an edit at #16 (WorkingDirectory).
+    // Files that name no moved value: guarded by the recorded sha256.
+    for (const step of files.slice(0, 2)) expect(step.guard).toContain(step.file?.sha256 ?? 'no sha256');
+    // The unit as the agent left it: written at #12, fixed by an edit at #16 (WorkingDirectory), which
+    // names the workdir: written as its placeholder, so `--var head_workdir=` moves it too; its guard
+    // compares the rendered content.
     const unit = files[2]?.command ?? '';
-    expect(unit).toContain('WorkingDirectory=/home/ana/chatbox');
+    expect(unit).toContain('WorkingDirectory={{ head_workdir }}\n');
+    expect(unit).not.toContain('/home/ana/chatbox');
+    expect(files[2]?.guard).toMatch(/^cmp -s '\{\{ head_workdir \}\}\/deploy\/systemd\/llm-stack\.service' - <<RETRACE_EOF\n/);
     expect(files.filter((s) => s.file?.path.endsWith('llm-stack.service'))).toHaveLength(1);
     const index = (id: string) => plan.steps.findIndex((s) => s.id === id);
     const uses = (text: string) => plan.steps.findIndex((s) => s.file === null && s.command.includes(text));
@@ -71,7 +78,7 @@ describe('the plan of a compose + nginx + systemd deployment', () => {
     expect(index(files[2]?.id ?? '')).toBeLessThan(uses('deploy/systemd/llm-stack.service'));
   });
 
-  it('keeps no look-up, no failed step and no recorded PID, each dropped with its reason', () => {
+  it('keeps no look-up, no failed step, no recorded PID and no stray of the recorded machine, each dropped with its reason', () => {
     const text = plan.steps.map((s) => s.command).join('\n');
     // Registry and release API look-ups (#3), inspections, failed restarts (#14, #17).
     expect(text).not.toMatch(/hub\.docker\.com|api\.github\.com|--help|journalctl/);
@@ -79,9 +86,17 @@ describe('the plan of a compose + nginx + systemd deployment', () => {
     expect(why(14)).toEqual(['dropped: failed (exit 1); the same action worked later (#23)']);
     expect(why(17)).toEqual(['dropped: failed (exit 1) and was not fixed later']);
     expect(plan.steps.every((s) => s.expect.exit === 0 || s.expect.exit === null)).toBe(true);
-    // The stray `ollama serve` (PID 1893 in the record's ps output) is found by its command line.
-    expect(text).not.toMatch(/\b1893\b/);
-    expect(text).toContain("pkill -f 'ollama serve' && sleep 2");
+    // The stray `ollama serve` (PID 1893, started by hand before the session) and the binary it
+    // removed: the recorded machine's own, which another machine need not have.
+    expect(text).not.toMatch(/\b1893\b|pkill|ollama serve|\/usr\/local\/bin\/ollama/);
+    expect(why(22)).toEqual(['dropped: stops a process the session did not start (1893) and removes what the recorded machine had: another machine need not run it']);
+  });
+
+  it('makes the .env secret once: a file that holds the key is left alone', () => {
+    const env = plan.steps.find((s) => s.command.includes('cp .env.example .env'));
+    expect(env?.guard).toBe("[ -f .env ] && grep -q '^WEBUI_SECRET_KEY=.' .env");
+    // Where .env exists without the key, `cp` replaces it: that needs a yes.
+    expect(env?.destructive).toBe(true);
   });
 
   it('keeps the agent\'s sed of .env as it was: a regex next to a secret-ish name is code, not a secret', () => {
@@ -103,14 +118,14 @@ describe('the plan of a compose + nginx + systemd deployment', () => {
     expect((await runRetrace(['plan', SESSION, '-o', planPath, '--db', dbPath])).code).toBe(0);
     const dry = await runRetrace(['replay', planPath, '--db', dbPath]);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain('in ~/chatbox');
+    expect(dry.stdout).toContain('in /home/ana/chatbox');
     expect(dry.stdout).toMatch(/writes \/home\/ana\/chatbox\/deploy\/compose\.yml \(sha256 [0-9a-f]{12}…\)/);
     expect(dry.stdout).toContain('Dry run: nothing was executed.');
     // The same plan file as a runbook (`export PLAN.yaml --to markdown`): each step with its directory.
     const runbook = await runRetrace(['export', planPath, '--to', 'markdown']);
     expect(runbook.code, runbook.stderr).toBe(0);
     expect(runbook.stdout).toContain('# Runbook: Ollama + Open WebUI behind nginx on vps-chat-01');
-    expect(runbook.stdout).toContain('```sh\ncd ~/chatbox || exit 1\ndocker compose -f deploy/compose.yml --env-file .env pull\n```');
+    expect(runbook.stdout).toContain('```sh\ncd /home/ana/chatbox || exit 1\ndocker compose -f deploy/compose.yml --env-file .env pull\n```');
     expect(runbook.stdout.match(/^### \d+\. /gm)).toHaveLength(plan.steps.length);
   });
 });
@@ -150,35 +165,60 @@ describe('sessions that deployed nothing', () => {
 describe('the plan of a compose + nginx + systemd deployment, on a test host', () => {
   let hosts: TestHosts;
   beforeAll(async () => {
-    hosts = await useTestHosts({ roles: ['head'] });
+    // The VPS toolset (test/vps-sim): docker compose, nginx, certbot and systemd units, with /etc
+    // under the host's own simulated root (sudo maps it there), never this machine's.
+    hosts = await useTestHosts({ roles: ['head'], toolsets: ['vps'] });
   });
 
-  it('runs its workdir and file steps live, and a second run finds every file already written', { timeout: 120_000 }, async () => {
-    // The host has the project checked out (what the agent found there: .env.example, .gitignore).
-    const project = join(hosts.host('head').homeDir, 'chatbox');
+  it('runs every step live in a moved workdir, and a second run skips what is done and keeps the secret', { timeout: 180_000 }, async () => {
+    const head = hosts.host('head');
+    // The host as the agent found it: the project checked out, nginx installed and running, docker there.
+    const project = join(head.homeDir, 'chatbox');
     mkdirSync(project, { recursive: true });
     writeFileSync(join(project, '.env.example'), 'WEBUI_SECRET_KEY=change-me\nENABLE_SIGNUP=false\n');
     writeFileSync(join(project, '.gitignore'), '.env\n');
-    // The steps this host can run: no docker compose, nginx or certbot here (see test/spark-sim).
-    const local = { ...plan, steps: plan.steps.filter((s) => s.file !== null || s.command.includes('cp .env.example .env')) };
-    expect(local.steps).toHaveLength(4);
-    const planPath = join(dir, 'vps-files.yaml');
-    writeFileSync(planPath, stringify(local));
+    const root = join(head.stateDir, 'root');
+    for (const dir of ['etc/nginx/sites-available', 'etc/nginx/sites-enabled', 'etc/systemd/system', 'lib/systemd/system', 'usr/local/bin']) mkdirSync(join(root, dir), { recursive: true });
+    writeFileSync(join(root, 'lib/systemd/system/nginx.service'), '[Unit]\nDescription=A high performance web server\n[Service]\nExecStart=/usr/sbin/nginx -t\nExecReload=/usr/sbin/nginx -s reload\n[Install]\nWantedBy=multi-user.target\n');
+    writeFileSync(join(root, 'lib/systemd/system/docker.service'), '[Unit]\nDescription=Docker Application Container Engine\n[Service]\nExecStart=/bin/true\n');
+    for (const unit of ['nginx', 'docker']) {
+      mkdirSync(join(head.stateDir, 'units', unit), { recursive: true });
+      writeFileSync(join(head.stateDir, 'units', unit, 'active'), 'Mon 2026-01-05 09:00:00 UTC\n');
+      writeFileSync(join(head.stateDir, 'units', unit, 'enabled'), '');
+    }
+    const planPath = join(dir, 'vps-live.yaml');
+    writeFileSync(planPath, stringify(plan));
     const replay = () => runRetrace(['replay', planPath, '--live', '--yes', '--db', dbPath, '--known-hosts', hosts.knownHostsPath, '--identity', hosts.clientKeyPath,
-      '--ssh-config', '/dev/null', '--host', `head=${hostSpec(hosts, 'head')}`], { env: { HOME: dir, SSH_AUTH_SOCK: '' } });
+      '--ssh-config', '/dev/null', '--host', `head=${hostSpec(hosts, 'head')}`, '--var', `head_workdir=${project}`], { env: { HOME: dir, SSH_AUTH_SOCK: '' } });
+    const lastRun = async () => {
+      const last = (await queryStore(dbPath, listRuns)).filter((r) => r.mode === 'live').at(-1);
+      return (await queryStore(dbPath, (db) => loadRun(db, last?.id ?? ''))).step_rows.map((s) => `${s.step_id}:${s.status}`);
+    };
+
     const first = await replay();
     expect(first.code, `${first.stdout}\n${first.stderr}`).toBe(0);
+    expect(await lastRun()).toEqual(plan.steps.map((s) => `${s.id}:ok`));
     const env = readFileSync(join(project, '.env'), 'utf8');
     expect(env).toMatch(/^WEBUI_SECRET_KEY=[0-9a-f]{64}$/m);
-    for (const step of local.steps.filter((s) => s.file !== null)) {
-      const written = readFileSync(join(hosts.host('head').homeDir, (step.file?.path ?? '').replace('/home/ana/', '')));
+    // Each file as the agent left it; the unit's WorkingDirectory follows the moved workdir.
+    for (const step of plan.steps.filter((s) => s.file !== null && !s.file.path.endsWith('.service'))) {
+      const written = readFileSync(join(project, (step.file?.path ?? '').replace('/home/ana/chatbox/', '')));
       expect(createHash('sha256').update(written).digest('hex'), step.id).toBe(step.file?.sha256);
     }
-    expect(readFileSync(join(project, 'deploy', 'systemd', 'llm-stack.service'), 'utf8')).toContain('WorkingDirectory=/home/ana/chatbox');
+    expect(readFileSync(join(project, 'deploy/systemd/llm-stack.service'), 'utf8')).toContain(`WorkingDirectory=${project}\n`);
+    // What the steps did to the (simulated) machine: the site enabled, the certificate, the unit enabled and started, the model pulled.
+    expect(readFileSync(join(root, 'etc/nginx/sites-enabled/chat.conf'), 'utf8')).toBe(readFileSync(join(project, 'deploy/nginx/chat.conf'), 'utf8'));
+    expect(readFileSync(join(root, 'etc/letsencrypt/live/chat.demo.example.net/fullchain.pem'), 'utf8')).toContain('chat.demo.example.net');
+    expect(readFileSync(join(root, 'etc/systemd/system/multi-user.target.wants/llm-stack.service'), 'utf8')).toContain(`WorkingDirectory=${project}`);
+    expect(readFileSync(join(head.stateDir, 'units/llm-stack/active'), 'utf8')).not.toBe('');
+    expect(readFileSync(join(head.stateDir, 'compose/llm-stack/services/open-webui'), 'utf8')).toMatch(/^ghcr\.io\/open-webui\/open-webui:v0\.6\.40\t/);
+    expect(readFileSync(join(head.stateDir, 'compose/llm-stack/models/llama3.2_3b'), 'utf8')).toBe('');
 
-    expect((await replay()).code).toBe(0);
-    const last = (await queryStore(dbPath, listRuns)).filter((r) => r.mode === 'live').at(-1);
-    const steps = (await queryStore(dbPath, (db) => loadRun(db, last?.id ?? ''))).step_rows;
-    expect(steps.map((s) => `${s.step_id}:${s.status}`)).toEqual(local.steps.map((s) => `${s.id}:${s.file ? 'guarded' : 'ok'}`));
+    const second = await replay();
+    expect(second.code, `${second.stdout}\n${second.stderr}`).toBe(0);
+    const guarded = new Set(plan.steps.filter((s) => s.guard !== null).map((s) => s.id));
+    expect(await lastRun()).toEqual(plan.steps.map((s) => `${s.id}:${guarded.has(s.id) ? 'guarded' : 'ok'}`));
+    // The secret the machine has is never replaced.
+    expect(readFileSync(join(project, '.env'), 'utf8')).toBe(env);
   });
 });

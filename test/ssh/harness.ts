@@ -46,6 +46,8 @@ export interface StartTestHostsOptions {
   roles?: readonly HostRole[];
   /** Programs of the simulated toolset left off a role's PATH (`{ worker: ['docker'] }`: a host without docker). */
   withoutTools?: Partial<Record<HostRole, readonly string[]>>;
+  /** More simulated toolsets, before spark-sim's on the session PATH (`['vps']`: test/vps-sim/bin's docker compose, nginx, certbot, systemd units). */
+  toolsets?: readonly 'vps'[];
   /** The folder the host set is made in (default hostsBaseDir(): /var/tmp when writable, else the temp dir). */
   baseDir?: string;
 }
@@ -100,6 +102,7 @@ const runFile = promisify(execFile);
 const SIM_BIN_DIR = fileURLToPath(new URL('../spark-sim/bin', import.meta.url));
 const SIM_SEED = fileURLToPath(new URL('../spark-sim/seed', import.meta.url));
 export const SESSION_PATH = `${SIM_BIN_DIR}:/usr/local/bin:/usr/bin:/bin`;
+const TOOLSET_BIN_DIRS: Readonly<Record<'vps', string>> = { vps: fileURLToPath(new URL('../vps-sim/bin', import.meta.url)) };
 
 interface RunningHost {
   info: TestHost;
@@ -189,11 +192,11 @@ function listenerPid(host: RunningHost): number {
  * folders) without the programs in `left`: a host where they are missing, even when this machine
  * has them installed itself.
  */
-async function toolsetWithout(dir: string, left: readonly string[]): Promise<string> {
+async function toolsetWithout(dir: string, left: readonly string[], basePath: string): Promise<string> {
   const bin = join(dir, 'bin-without');
   await mkdir(bin);
   const linked = new Set<string>(left);
-  for (const folder of SESSION_PATH.split(':')) {
+  for (const folder of basePath.split(':')) {
     let names: string[];
     try {
       names = readdirSync(folder);
@@ -209,14 +212,15 @@ async function toolsetWithout(dir: string, left: readonly string[]): Promise<str
   return bin;
 }
 
-async function prepareHost(spec: HostSpec, rootDir: string, clusterDir: string, authorizedKey: string, withoutTools: readonly string[]): Promise<RunningHost> {
+async function prepareHost(spec: HostSpec, rootDir: string, clusterDir: string, authorizedKey: string, withoutTools: readonly string[], toolsets: readonly 'vps'[]): Promise<RunningHost> {
   const dir = join(rootDir, spec.role);
   const homeDir = join(dir, 'home');
   const stateDir = join(dir, 'state');
   await mkdir(homeDir, { recursive: true });
   await mkdir(stateDir);
   await writeFile(join(dir, 'authorized_keys'), `${authorizedKey}\n`);
-  const sessionPath = withoutTools.length > 0 ? await toolsetWithout(dir, withoutTools) : SESSION_PATH;
+  const basePath = [...toolsets.map((name) => TOOLSET_BIN_DIRS[name]), SESSION_PATH].join(':');
+  const sessionPath = withoutTools.length > 0 ? await toolsetWithout(dir, withoutTools, basePath) : basePath;
   for (const profile of ['.bash_profile', '.profile']) {
     await writeFile(join(homeDir, profile), renderLoginProfile(sessionPath));
   }
@@ -277,7 +281,7 @@ export async function startTestHosts(options: StartTestHostsOptions = {}): Promi
 
     const wanted = options.roles ?? ['head', 'worker'];
     const specs = HOST_SPECS.filter((spec) => wanted.includes(spec.role));
-    hosts = await Promise.all(specs.map((spec) => prepareHost(spec, rootDir, clusterDir, authorizedKey, options.withoutTools?.[spec.role] ?? [])));
+    hosts = await Promise.all(specs.map((spec) => prepareHost(spec, rootDir, clusterDir, authorizedKey, options.withoutTools?.[spec.role] ?? [], options.toolsets ?? [])));
     for (const host of hosts) {
       await writeFile(host.sessionStartPath, renderSessionStartScript(host.loginShell));
       await chmod(host.sessionStartPath, 0o755);

@@ -3,6 +3,7 @@ import type { KeptUnit } from './choose.js';
 import { isDestructive } from './destructive.js';
 import { editFileStep, writeFileStep } from './file-steps.js';
 import type { FilePlacement } from './file-uses.js';
+import { overwritesSecretFile, secretFiles, secretFilesGuard } from './secret-files.js';
 import { secretsToReferences, type SecretReference } from './secrets.js';
 import { describe, stepFacts, timeoutFor } from './step-facts.js';
 import { templatize, templatizePattern } from './template.js';
@@ -21,6 +22,8 @@ export interface StepContext {
   roleOf(host: string | null): string;
   workdirOf(unit: Unit): string | null;
   secrets: SecretReference[];
+  /** Values a written file may name that `--var` moves: each role's workdir. */
+  workdirVariables: readonly { name: string; value: string }[];
   /** Units in record order, to see whether the record waited for a check. */
   units: readonly Unit[];
 }
@@ -53,6 +56,10 @@ export function stepForUnit(kept: KeptUnit, context: StepContext): PlanStep {
   const facts = action ? stepFacts(action, unit.call, kept.command, leads) : { idBase: 'run-command', guard: null, expectOutput: null };
   const check = unit.effect === 'check';
   const cluster = check && isClusterCheck(unit);
+  // A step that makes a new secret into a file never runs again where the file holds it.
+  const secretsMade = secretFiles(kept.command);
+  const secretGuard = secretFilesGuard(secretsMade);
+  const guard = secretGuard === null ? facts.guard : facts.guard === null ? secretGuard : `${secretGuard} && (\n${facts.guard}\n)`;
   return {
     id: facts.idBase,
     description: describe(unit.call, context.hostWords),
@@ -61,8 +68,8 @@ export function stepForUnit(kept: KeptUnit, context: StepContext): PlanStep {
     timeout_s: timeoutFor(unit.call),
     // Expected values follow their variable too: `--var model=…` moves what a health check expects.
     expect: { exit: unit.trailingCheckFailed ? null : 0, output: facts.expectOutput === null ? null : templatizePattern(facts.expectOutput, context.variables) },
-    guard: facts.guard === null ? null : templatize(facts.guard, context.variables),
-    destructive: isDestructive(kept.command),
+    guard: guard === null ? null : templatize(guard, context.variables),
+    destructive: isDestructive(kept.command) || overwritesSecretFile(kept.command, secretsMade),
     poll: check ? pollFor(unit, context.units, cluster) : null,
     independent_of: [],
     source: { message_ordinal: unit.call.messageOrdinal, call_id: unit.call.callId },
@@ -78,7 +85,8 @@ function slug(text: string): string {
 /** A file the deployment needs, written where a step needs it. `target` is how the command names its path. */
 export function stepForFile(placement: FilePlacement, target: string, role: string, context: StepContext): PlanStep {
   const { file } = placement;
-  const text = file.content !== null ? writeFileStep(file, target) : editFileStep(file, target);
+  const moved = context.workdirVariables.filter((v) => v.name === `${role.replace(/-/g, '_')}_workdir`);
+  const text = file.content !== null ? writeFileStep(file, target, moved) : editFileStep(file, target);
   addSecrets(context.secrets, text.secrets);
   const name = placement.path.split('/').pop() ?? placement.path;
   const last = file.changedBy.at(-1);

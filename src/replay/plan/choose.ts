@@ -33,6 +33,8 @@ export interface Choice {
 }
 
 const REJECTED = new Set(['rejected', 'abandoned']);
+/** What a stray on the recorded machine is: processes by PID or pattern, its files and images (services and containers are its setup). */
+const FOREIGN_STRAYS: ReadonlySet<string> = new Set(['process', 'pid', 'path', 'image']);
 
 function candidateVerdicts(recorded: RecordedSession): { rejectedOf: (unit: Unit) => string | null } {
   const accepted = recorded.candidates.filter((c) => c.verdict === 'accepted');
@@ -85,6 +87,7 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
     else if (unit.effect === 'scratch') dropped.set(unit, 'a scratch test in /tmp: nothing the deployment needs');
     else if (unit.effect === 'bookkeeping') dropped.set(unit, 'records the work (git): not a step of the deployment');
     else if (unit.effect === 'loadtest') dropped.set(unit, 'a load test (requests in a loop or in parallel): not the proof the service is up');
+    else if (unit.effect === 'benchmark') dropped.set(unit, 'a benchmark: measures the deployment, changes nothing it needs');
     if (unit.effect !== 'change') {
       ran.push(unit);
       continue;
@@ -98,10 +101,14 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
         dropped.set(unit, `clean-up of an earlier attempt (what it removes was made at #${makers.map((m) => m?.call.messageOrdinal).join(', #')})`);
       } else if (!cleanup && targets.length > 0 && targets.every((target, i) => (target.kind === 'image' || target.kind === 'path') && makers[i] === null)) {
         dropped.set(unit, 'housekeeping of the recorded machine (removes images or files it had, which another machine need not have)');
+      } else if (!cleanup && targets.length > 0 && targets.every((target, i) => FOREIGN_STRAYS.has(target.kind) && makers[i] === null)) {
+        // A process started by hand before the session (found by its PID or pattern), not a service
+        // or container the machine is set up with: on another machine there is nothing to kill.
+        dropped.set(unit, `stops a process the session did not start (${targets.filter((t) => t.kind === 'process' || t.kind === 'pid').map((t) => t.name).join(', ')}) and removes what the recorded machine had: another machine need not run it`);
       }
     }
     if (!dropped.has(unit)) {
-      const rewrite = rewriteRecordedIds(unit, ran);
+      const rewrite = rewriteRecordedIds(unit, ran, (pid) => creations.maker({ kind: 'pid', name: pid, host: unit.segment.host }, unit.order) !== null);
       if (rewrite.unresolved.length > 0) dropped.set(unit, `names ${rewrite.unresolved.join(', ')} from the record, which no name or pattern finds on another machine`);
       else {
         commands.set(unit, rewrite.command);
@@ -129,6 +136,16 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
     else if (later) dropped.set(later, `the same again (#${unit.call.messageOrdinal} already did it)`);
   }
 
+  // Two servers on one port of one host: the later one could start only once the earlier was gone.
+  for (const [index, unit] of changing.entries()) {
+    if (dropped.has(unit) || unit.primary?.kind !== 'serve' || unit.primary.port === null) continue;
+    // Only where starting it is all the step does (besides making a log folder): an edit made on the way stays.
+    if (unit.changes.filter((leaf) => leaf.command.program !== 'mkdir').length > 1) continue;
+    const port = unit.primary.port;
+    const later = changing.slice(index + 1).find((other) => !other.failed && other.segment.host === unit.segment.host && other.primary?.kind === 'serve' && other.primary.port === port);
+    if (later) dropped.set(unit, `superseded: another server was started on port ${port} at #${later.call.messageOrdinal}`);
+  }
+
   // Started, then stopped or removed again, with nothing kept using it meanwhile: an attempt.
   for (const [index, unit] of changing.entries()) {
     if (dropped.has(unit) || !startsSomething(identities.get(unit) ?? [])) continue;
@@ -146,8 +163,9 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
   }
 
   // Results removed later (`rm -rf` of an output directory): the step that made them was an attempt.
+  // The removal itself may be dropped (as clean-up of that very attempt): what it removed is gone all the same.
   for (const unit of changing) {
-    if (dropped.has(unit)) continue;
+    if (unit.failed || /^(?:never ran|a step of )/.test(dropped.get(unit) ?? '')) continue;
     for (const leaf of unit.changes) {
       if (leaf.command.program !== 'rm') continue;
       for (const target of targetsOf(leaf, unit.segment.host)) {

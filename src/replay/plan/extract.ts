@@ -97,6 +97,7 @@ export function extractPlan(recorded: RecordedSession): Extraction {
     roleOf: role,
     workdirOf: (unit) => workdirs.stepWorkdir(unit),
     secrets,
+    workdirVariables: workdirs.variables.map((v) => ({ name: v.name, value: v.value })),
     units,
   };
 

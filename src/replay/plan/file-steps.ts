@@ -52,11 +52,26 @@ function secretsIn(content: string): { name: string; description: string }[] {
   return found;
 }
 
-/** The body of an unquoted here-document that writes `content` exactly, secrets as `${NAME}`. */
-function expandingBody(content: string): string {
+/** A value the content names, to be written as its placeholder (a role's workdir in a unit file). */
+export interface ContentVariable {
+  name: string;
+  value: string;
+}
+
+/** Where `value` stands in `text` as a whole path (not the start of a longer name). */
+function valuePattern(value: string): RegExp {
+  return new RegExp(`${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_.-])`, 'g');
+}
+
+/** The body of an unquoted here-document that writes `content` exactly, secrets as `${NAME}`, variables as `{{ name }}`. */
+function expandingBody(content: string, variables: readonly ContentVariable[] = []): string {
   let out = '';
   let last = 0;
-  const escape = (text: string): string => text.replace(/[\\$`]/g, '\\$&').replace(/\{\{/g, '{${RETRACE_NONE:-}{');
+  const escape = (text: string): string => {
+    let escaped = text.replace(/[\\$`]/g, '\\$&').replace(/\{\{/g, '{${RETRACE_NONE:-}{');
+    for (const { name, value } of variables) escaped = escaped.replace(valuePattern(value), `{{ ${name} }}`);
+    return escaped;
+  };
   for (const match of content.matchAll(MARKER)) {
     const at = match.index ?? 0;
     out += `${escape(content.slice(last, at))}\${${secretReferenceName(content.slice(0, at), match[1] ?? 'secret').name}}`;
@@ -66,9 +81,9 @@ function expandingBody(content: string): string {
 }
 
 /** `cat > F` (or `sudo tee F`) fed a here-document holding `content`. */
-function heredocWrite(target: string, content: string, root: boolean): string {
-  const plain = !HAS_MARKER.test(content) && !content.includes('{{');
-  const body = plain ? content : expandingBody(content);
+function heredocWrite(target: string, content: string, root: boolean, variables: readonly ContentVariable[]): string {
+  const plain = !HAS_MARKER.test(content) && !content.includes('{{') && variables.length === 0;
+  const body = plain ? content : expandingBody(content, variables);
   const delimiter = delimiterFor(body);
   const opener = `<<${plain ? `'${delimiter}'` : delimiter}`;
   const writer = root ? `sudo tee ${target} >/dev/null` : `cat > ${target}`;
@@ -77,20 +92,26 @@ function heredocWrite(target: string, content: string, root: boolean): string {
   return `${writer} ${opener}\n${body.slice(0, -1)}\n${delimiter}`;
 }
 
-export function writeFileStep(file: FileRecord, target: string): FileStepText {
+/**
+ * `variables`: values the content may name that a `--var` moves (a role's workdir): where the
+ * content names one, it is written as the placeholder, and the guard compares the rendered content
+ * at run time (the recorded sha256 no longer is what a moved plan writes).
+ */
+export function writeFileStep(file: FileRecord, target: string, variables: readonly ContentVariable[] = []): FileStepText {
   const content = file.content ?? '';
   const root = file.sudo || needsRoot(file.path);
   const secrets = secretsIn(content);
+  const named = variables.filter((v) => v.value.length > 1 && !/[\\$`{}]/.test(v.value) && valuePattern(v.value).test(content));
   const parent = parentOf(target);
   const mkdir = parent ? `${root ? 'sudo ' : ''}mkdir -p ${pathWord(parent)} && ` : '';
-  const command = `${mkdir}${heredocWrite(pathWord(target), content, root)}`;
-  if (secrets.length > 0) {
-    // The content holds a secret, so no hash of it can be written down: compare with it at run time.
-    const body = expandingBody(content);
-    const delimiter = delimiterFor(body);
-    return { command, guard: `cmp -s ${pathWord(target)} - <<${delimiter}\n${body.endsWith('\n') ? body.slice(0, -1) : body}\n${delimiter}`, sha256: null, secrets };
-  }
+  const command = `${mkdir}${heredocWrite(pathWord(target), content, root, named)}`;
   const sha256 = createHash('sha256').update(content, 'utf8').digest('hex');
+  if (secrets.length > 0 || named.length > 0) {
+    // The content holds a secret or a moved value, so no hash of it can be written down: compare with it at run time.
+    const body = expandingBody(content, named);
+    const delimiter = delimiterFor(body);
+    return { command, guard: `cmp -s ${pathWord(target)} - <<${delimiter}\n${body.endsWith('\n') ? body.slice(0, -1) : body}\n${delimiter}`, sha256: secrets.length > 0 ? null : sha256, secrets };
+  }
   const word = pathWord(target);
   return { command, guard: `[ "$({ sha256sum ${word} || shasum -a 256 ${word}; } 2>/dev/null | cut -c1-64)" = ${sha256} ]`, sha256, secrets };
 }

@@ -24,6 +24,8 @@ const READERS = new Set([
   'ldd', 'nm', 'objdump', 'readelf', 'lsattr', 'getfacl', 'namei', 'curl', 'wget', 'http', 'xh', 'nc', 'telnet', 'openssl', 'watch', 'env',
   'rocminfo', 'rocm-smi', 'amd-smi', 'xpu-smi', 'hl-smi', 'nvidia-debugdump', 'dcgmi', 'cuobjdump', 'nvdisasm', 'sw_vers', 'system_profiler', 'memory_pressure',
   'vm_stat', 'ioreg', 'powermetrics', 'diskutil', 'xcode-select', 'xcrun', 'lshw', 'dmidecode', 'inxi', 'numastat', 'lsns', 'ipcs', 'chronyc', 'ntpq',
+  // What a machine has: its release, its GPU APIs (Vulkan, OpenCL), the code objects a library carries.
+  'lsb_release', 'vulkaninfo', 'clinfo', 'roc-obj-ls', 'glxinfo', 'nvidia-container-cli',
   'systemd-analyze', 'hostid', 'arch', 'getconf', 'tput', 'stty', 'tty', 'logname', 'users', 'who', 'w', 'last', 'finger', 'apropos', 'info', 'cal', 'factor',
   // The shell's own words, where a loop or a test wraps the commands that matter.
   'for', 'do', 'done', 'while', 'until', 'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'in', 'select', 'function', '{', '}', '!', 'command', 'builtin',
@@ -55,6 +57,7 @@ const READ_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   brew: ['list', 'info', 'search', '--prefix', 'config', 'doctor', 'outdated', 'deps', 'services list'],
   snap: ['list', 'info', 'find'],
   launchctl: ['list', 'print', 'print-disabled', 'blame'],
+  plutil: ['-lint', '-p'],
   loginctl: ['show-user', 'list-users', 'list-sessions', 'user-status', 'show-session'],
   ollama: ['list', 'ls', 'ps', 'show', '--version', '-v'],
   ray: ['status', 'list', 'summary', 'memory', 'timeline'],
@@ -164,6 +167,9 @@ export function leafEffect(leaf: Leaf): LeafEffect {
   if (program === 'docker' || program === 'podman') {
     const sub = command.argv[1] === 'container' ? command.argv[2] : command.argv[1];
     if (sub === 'run' && command.dockerRun && command.dockerRun.remove && !command.dockerRun.detached) {
+      // Nothing mounted, nothing published: whatever runs inside goes with the container (a probe).
+      const mounts = command.argv.some((word) => /^(?:-v|--volume|--mount)(?:=|$)|^-v./.test(word));
+      if (!mounts && command.dockerRun.ports.length === 0 && command.dockerRun.network !== 'host') return 'read';
       const inner = command.children[0];
       return inner ? leafEffect({ command: inner, cwd: null, inContainer: 'container' }) : 'read';
     }

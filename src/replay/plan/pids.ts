@@ -69,7 +69,17 @@ function containerNameOf(id: string, earlier: readonly Unit[]): string | null {
   return null;
 }
 
-export function rewriteRecordedIds(unit: Unit, earlier: readonly Unit[]): Rewrite {
+/** `kill PIDS` with what chains it to the rest (`&& sleep 3 &&`, `;`): the part a replay leaves out. */
+function killClause(pids: readonly string[]): RegExp {
+  return new RegExp(`\\bkill(?:\\s+-[A-Za-z0-9]+)*\\s+${pids.join('\\s+')}\\b\\s*(?:&&|;)\\s*(?:sleep\\s+[\\d.]+\\s*(?:&&|;)\\s*)?`);
+}
+
+/**
+ * `ownPid`: whether a PID was printed by a process this session started in the background. Killing
+ * it stops the session's own earlier attempt, which the plan does not start: that kill is left out
+ * of the command (the rest of it, a unit file and its start, is the deployment).
+ */
+export function rewriteRecordedIds(unit: Unit, earlier: readonly Unit[], ownPid: (pid: string) => boolean = () => false): Rewrite {
   let command = unit.segment.command;
   const notes: string[] = [];
   const unresolved: string[] = [];
@@ -78,6 +88,12 @@ export function rewriteRecordedIds(unit: Unit, earlier: readonly Unit[]): Rewrit
     if (program === 'kill') {
       const pids = argv.slice(1).filter((word) => /^\d+$/.test(word));
       if (pids.length === 0) continue;
+      const clause = killClause(pids);
+      if (pids.every(ownPid) && clause.test(command)) {
+        command = command.replace(clause, '');
+        notes.push(`kill ${pids.join(' ')} stopped this session's own earlier attempt: left out`);
+        continue;
+      }
       const lines = pids.map((pid) => processOf(pid, earlier));
       const kill = new RegExp(`\\bkill(?:\\s+-[A-Za-z0-9]+)*\\s+${pids.join('\\s+')}\\b`);
       if (lines.every((line): line is string => line !== null)) {

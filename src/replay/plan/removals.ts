@@ -1,5 +1,6 @@
 import { compileLinear } from '../../core/regex/linear-regex.js';
 import { changedDirectory, type Leaf } from './leaves.js';
+import { redirectTargets } from './lookups.js';
 import type { Unit } from './units.js';
 
 /**
@@ -43,7 +44,7 @@ export function targetsOf(leaf: Leaf, host: string | null): Target[] {
   if (program === 'service') return at('service', [argv[1] ?? '']);
   if (program === 'pkill') return at('process', [argv.slice(1).filter((w) => !w.startsWith('-')).at(-1) ?? '']);
   if (program === 'killall') return at('process', positionals(argv, 1));
-  if (program === 'kill') return at('pid', positionals(argv, 1).filter((w) => /^\d+$/.test(w)));
+  if (program === 'kill') return at('pid', positionals(argv, 1).flatMap((w) => (/^\d+$/.test(w) ? [w] : pidFileOf(w, leaf.cwd))));
   if (program === 'rm' || program === 'rmdir') return at('path', positionals(argv, 1).map((p) => resolve(p, leaf.cwd)));
   if (program === 'ray' && argv[1] === 'stop') return at('process', ['ray']);
   if (program === 'kubectl' || program === 'helm') return at('k8s', kubernetesObjects(leaf));
@@ -98,11 +99,31 @@ export function outputsOf(leaf: Leaf): string[] {
     const at = argv.findIndex((w) => w === '-p' || w === '--prefix');
     if (at > 0 && argv[at + 1]) found.push(argv[at + 1] as string);
   }
+  // `hf download REPO FILE… --local-dir D`: each file under D, so removing one of them later marks this download.
+  if ((program === 'hf' || program === 'huggingface-cli') && argv[1] === 'download') {
+    const at = argv.findIndex((w) => w === '--local-dir' || w.startsWith('--local-dir='));
+    const option = at > 0 ? (argv[at] as string) : '';
+    const dir = at > 0 ? (option.includes('=') ? option.slice(option.indexOf('=') + 1) : argv[at + 1]) : undefined;
+    const files = positionals(argv, 3).filter((w) => w !== dir && /\.[A-Za-z0-9]+$/.test(w) && !w.includes('*'));
+    if (dir) found.push(...files.map((file) => `${dir.replace(/\/$/, '')}/${file}`));
+  }
   if (program === 'git' && argv[1] === 'clone') {
     const rest = positionals(argv, 2);
     found.push(rest[1] ?? (rest[0] ?? '').replace(/\.git$/, '').split('/').pop() ?? '');
   }
   return found.filter(Boolean).map((path) => resolve(path, leaf.cwd));
+}
+
+/** `$(cat FILE)` (or `"$(< FILE)"`): a PID kept in a file, named by that file. */
+function pidFileOf(word: string, cwd: string | null): string[] {
+  const file = /^"?\$\((?:cat\s+|<\s*)([^\s()]+)\)"?$/.exec(word)?.[1];
+  return file ? [`file:${resolve(file, cwd)}`] : [];
+}
+
+/** `echo $! > FILE` in a command line: the PID of what it started in the background, kept in FILE. */
+function pidFilesWritten(unit: Unit): string[] {
+  return unit.leaves.filter((leaf) => /^(?:echo|printf)$/.test(leaf.command.program) && leaf.command.argv.some((w) => /\$!/.test(w)))
+    .flatMap((leaf) => redirectTargets(leaf.command).map((file) => `file:${resolve(file, leaf.cwd)}`));
 }
 
 /** PIDs an output shows for a process started in the background: `[1] 4242`, an `echo $!` line. */
@@ -142,7 +163,7 @@ export class Creations {
       }
     }
     if (unit.leaves.some((leaf) => leaf.command.background || leaf.command.wrappers.includes('nohup'))) {
-      for (const pid of printedPids(unit.call.output)) this.made.push({ target: { kind: 'pid', name: pid, host }, unit });
+      for (const pid of [...printedPids(unit.call.output), ...pidFilesWritten(unit)]) this.made.push({ target: { kind: 'pid', name: pid, host }, unit });
     }
   }
 

@@ -35,11 +35,13 @@ export interface RenderedStep {
 export function renderStep(step: PlanStep, values: Readonly<Record<string, string>>): RenderedStep {
   const command = renderTemplate(step.command, values);
   const workdir = step.workdir === null ? null : renderWorkdir(step.workdir, values);
+  const guard = step.guard === null ? null : renderTemplate(step.guard, values);
   return {
     // A missing directory fails the step with the shell's own message (`cd: /srv/app: No such file or directory`).
     command: workdir === null ? command : `${changeDirectory(workdir)} || exit 1\n${command}`,
     workdir,
-    guard: step.guard === null ? null : renderTemplate(step.guard, values),
+    // The guard looks where the step works (`[ -f .env ]`); a directory not there yet: not done.
+    guard: guard === null || workdir === null ? guard : `${changeDirectory(workdir)} 2>/dev/null || exit 1\n${guard}`,
     expectOutput: step.expect.output === null ? null : renderPattern(step.expect.output, values),
   };
 }

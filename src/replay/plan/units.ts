@@ -11,7 +11,7 @@ import type { Segment } from './segments.js';
  * files and notes), how it ended, and the kind the classifier gave it. Pure.
  */
 
-export type Effect = 'lookup' | 'check' | 'change' | 'scratch' | 'bookkeeping' | 'loadtest';
+export type Effect = 'lookup' | 'check' | 'change' | 'scratch' | 'bookkeeping' | 'loadtest' | 'benchmark';
 
 export interface Unit {
   segment: Segment;
@@ -69,9 +69,35 @@ function scratchLeaf(leaf: Leaf): boolean {
 }
 
 /** Requests in a loop or in parallel: a load test or a benchmark, not the proof that a service is up. */
+/** `xargs -P 8 sh -c 'curl …'`, `parallel curl …`: requests fanned out (the runner itself changes nothing). */
+function fansOutRequests(leaf: Leaf): boolean {
+  return /^(?:xargs|parallel)$/.test(leaf.command.program) && leaf.command.argv.some((word) => /(?:^|[\s'"(;|&])(?:curl|wget)\s/.test(` ${word} `)) && redirectTargets(leaf.command).length === 0;
+}
+
 function loadTest(leaves: readonly Leaf[]): boolean {
+  if (leaves.some(fansOutRequests)) return true;
   const requests = leaves.filter((leaf) => /^(?:curl|wget|http|xh)$/.test(leaf.command.program));
   return requests.some((leaf) => leaf.command.background) || (requests.length > 0 && leaves.some((leaf) => /^(?:for|while|until|seq|parallel)$/.test(leaf.command.program) || (leaf.command.program === 'xargs' && leaf.command.argv.includes('-P'))));
+}
+
+/** A name that says benchmark: `llama-bench`, `trtllm-bench`, `benchmark_serving.py`, `sglang.bench_serving`. */
+const BENCH_NAME = /(?:^|[-_./])bench(?:mark)?(?:s|ing)?(?:[-_.]|$)/i;
+
+/**
+ * A benchmark run: measures the deployment and changes nothing it needs (`llama-bench -m …`,
+ * `vllm bench serve`, `python -m sglang.bench_serving`, `python benchmarks/benchmark_serving.py`).
+ */
+function benchmarkLeaf(leaf: Leaf): boolean {
+  const { program, argv } = leaf.command;
+  if (BENCH_NAME.test(program.split('/').pop() ?? program)) return true;
+  const module = argv.indexOf('-m');
+  if (/^python[\d.]*$/.test(program)) {
+    if (module > 0 && BENCH_NAME.test(argv[module + 1] ?? '')) return true;
+    if (module < 0 && /\.py$/.test(argv[1] ?? '') && BENCH_NAME.test(argv[1] ?? '')) return true;
+  }
+  // `vllm bench serve`, `python -m vllm.entrypoints.cli.main bench serve`: a bench subcommand.
+  const words = argv.slice(module > 0 ? module + 2 : 1).filter((w) => !w.startsWith('-'));
+  return words[0] === 'bench' && redirectTargets(leaf.command).length === 0;
 }
 
 function effectOf(segment: Segment, leaves: readonly Leaf[], changes: readonly Leaf[]): Effect {
@@ -80,8 +106,9 @@ function effectOf(segment: Segment, leaves: readonly Leaf[], changes: readonly L
     return loadTest(leaves) ? 'loadtest' : 'check';
   }
   if (changes.every(bookkeeping)) return 'bookkeeping';
+  if (changes.every(benchmarkLeaf)) return 'benchmark';
   const deploys = segment.actions.some((a) => DEPLOY_KINDS.has(a.kind));
-  if (!deploys && loadTest(leaves) && changes.every(scratchLeaf)) return 'loadtest';
+  if (!deploys && loadTest(leaves) && changes.every((leaf) => scratchLeaf(leaf) || fansOutRequests(leaf))) return 'loadtest';
   if (!deploys && changes.every(scratchLeaf)) return leaves.length > 0 && segment.actions.some((a) => a.kind === 'health') ? 'check' : 'scratch';
   return 'change';
 }

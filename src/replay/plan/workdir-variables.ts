@@ -6,7 +6,8 @@ import { expandHome } from './workdir.js';
 /**
  * Each role's working directory as a plan variable (`head_workdir`), and each step's directory
  * written against it: `{{ head_workdir }}`, `{{ head_workdir }}/docker`, a home-relative `~/…`, or
- * the recorded path when it lies elsewhere. Commands over ssh start in the login's home: they need
+ * the recorded path when it lies elsewhere. A session started in the home gets the directory most
+ * of its steps ran in (absolute: a placeholder cannot carry a `~` through a quoted word). Commands over ssh start in the login's home: they need
  * none. `--var head_workdir=/srv/app` moves every step (and every file written there). Pure.
  */
 
@@ -42,9 +43,9 @@ export function roleWorkdirs(kept: readonly KeptUnit[], roleOf: (host: string | 
     const counts = new Map<string, number>();
     for (const dir of dirs) counts.set(dir, (counts.get(dir) ?? 0) + 1);
     const common = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] as string;
-    const value = session && dirs.some((dir) => under(dir, session)) ? session : common;
-    // The home itself needs no variable: `~/…` already means the login's home on any machine.
-    if (value === home) continue;
+    // The session's own directory, unless it is the home: then the project folder the agent cd-ed
+    // into (`~/chatbox`) is the one to move, so `--var head_workdir=` moves every step there.
+    const value = session && session !== home && dirs.some((dir) => under(dir, session)) ? session : common;
     const name = `${role.replace(/-/g, '_')}_workdir`;
     base.set(role, { name, value });
     variables.push({ name, value, description: `the directory the ${role}'s recorded commands ran in${value === session ? ' (the session\'s working directory)' : ''}; --var ${name}=DIR runs them elsewhere` });
