@@ -62,6 +62,8 @@ function launcherOf(view: CommandView, pick: (framework: Framework) => readonly 
       else if (launcher.script && script !== null && launcher.script.test(script)) args = view.args.slice(view.args.indexOf(script) + 1);
       else if (launcher.program && launcher.program.test(view.program)) args = view.args;
       if (args === null) continue;
+      // `vllm.entrypoints.cli.main bench serve`: a benchmark subcommand runs a client against a server, it serves nothing.
+      if (/^bench(?:mark)?$/.test(args[0] ?? '')) continue;
       if (launcher.subcommand !== null && args[0] !== launcher.subcommand) continue;
       if (launcher.subcommand === null && args.some((a) => a === '--version' || a === '--help' || a === '-h')) continue;
       return { framework, modelAfter: launcher.modelPosition, args };

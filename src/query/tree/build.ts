@@ -35,11 +35,33 @@ function versionIn(name: string): string | null {
   return /(?:==|\s|:)v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\b/.exec(name)?.[1] ?? null;
 }
 
-/** Whether an option the assistant proposed was in fact run: it is in a command of a tried candidate. */
-function optionWasRun(lead: Lead, tried: readonly NamedTried[]): boolean {
-  if (lead.kind !== 'approach' || !/^(?:--|[A-Z][A-Z0-9_]*=)/.test(lead.name)) return false;
+/** The tried candidates an option the assistant proposed was in fact run with: it is in one of their commands. */
+function runWithOption(lead: Lead, tried: readonly NamedTried[]): NamedTried[] {
+  if (lead.kind !== 'approach' || !/^(?:--|[A-Z][A-Z0-9_]*=)/.test(lead.name)) return [];
   const spellings = [lead.name, lead.name.replace(' ', '='), lead.name.replace(' ', ': ')];
-  return tried.some((c) => c.actions.some((a) => spellings.some((s) => a.command.includes(s) || (a.config ?? '').includes(s))));
+  return tried.filter((c) => c.actions.some((a) => spellings.some((s) => a.command.includes(s) || (a.config ?? '').includes(s))));
+}
+
+function optionWasRun(lead: Lead, tried: readonly NamedTried[]): boolean {
+  return runWithOption(lead, tried).length > 0;
+}
+
+/**
+ * An option the assistant singled out (researched, proposed) and then ran is an approach of its
+ * own (`--enable-torch-compile`): it shares the verdict of the candidate it ran with. An option
+ * already telling sibling approaches apart is one of them, not another.
+ */
+function triedOptions(leads: readonly Lead[], tried: readonly NamedTried[], judged: readonly CandidateNode[]): CandidateNode[] {
+  const found: CandidateNode[] = [];
+  for (const lead of leads) {
+    const carriers = runWithOption(lead, tried);
+    if (carriers.length === 0 || carriers.some((c) => c.kind === 'approach')) continue;
+    const carrier = [...carriers].sort((a, b) => Math.max(...a.actions.map((x) => x.seq)) - Math.max(...b.actions.map((x) => x.seq))).at(-1) as NamedTried;
+    const node = judged.find((c) => c.name === carrier.name && c.kind === carrier.kind);
+    if (!node || (node.verdict !== 'accepted' && node.verdict !== 'rejected')) continue;
+    found.push({ ...node, name: lead.name, kind: 'approach', parent: carrier.name, reason: clip(`run with ${carrier.name}: ${node.reason}`, 400), mentions: lead.mentions.map((m) => m.ordinal) });
+  }
+  return found;
 }
 
 /** Whether a lead is one of the tried candidates under another spelling. */
@@ -74,7 +96,7 @@ function untestedReason(lead: Lead): string {
   return clip(`named as a lead at ${ordinals}, never tried${remark ? ` — ${remark}` : ''}`, 300);
 }
 
-function untestedLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
+function sessionLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
   // Models the session itself pulled, downloaded or served are what it deploys, not leads of something else to try.
   const modelIds = new Set(input.actions.flatMap((a) => [a.model, a.kind === 'download' ? a.subject : null]).filter((m): m is string => Boolean(m)));
   const triedImages = tried.flatMap((c) => {
@@ -86,8 +108,20 @@ function untestedLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
     ...input.messages.filter((m) => m.role === 'user').map((m) => ({ ordinal: m.ordinal, text: m.text, user: true })),
     ...input.delegated.map((d) => ({ ordinal: d.ordinal, text: d.text })),
   ].sort((a, b) => a.ordinal - b.ordinal);
+  return extractLeads(texts, { modelIds, triedImages, framework: tried.at(-1)?.framework ?? null });
+}
+
+/** A variable that only switches a feature on (`X=1`) next to one of the same framework set to a value is part of that setting's lead. */
+function enablerOfAnother(lead: Lead, leads: readonly Lead[]): boolean {
+  if (lead.kind !== 'approach' || !/^[A-Z][A-Z0-9_]*=(?:1|true|on|yes)$/i.test(lead.name)) return false;
+  const ordinals = new Set(lead.mentions.map((m) => m.ordinal));
+  return leads.some((other) => other !== lead && other.kind === 'approach' && other.framework === lead.framework
+    && /^[A-Z][A-Z0-9_]*=/.test(other.name) && !/=(?:1|true|on|yes|0|false|off|no)$/i.test(other.name) && other.mentions.some((m) => ordinals.has(m.ordinal)));
+}
+
+function untestedLeads(input: TreeInput, tried: readonly NamedTried[], all: readonly Lead[]): Lead[] {
   const checkouts = new Set(input.actions.filter((a) => a.rule === 'source-build' && a.subject && a.framework).map((a) => a.framework as string));
-  const leads = extractLeads(texts, { modelIds, triedImages, framework: tried.at(-1)?.framework ?? null }).filter((lead) => !leadIsTried(lead, tried, checkouts));
+  const leads = all.filter((lead) => !leadIsTried(lead, tried, checkouts) && !enablerOfAnother(lead, all));
   // A description ("the NGC SGLang container") of an image also named by reference is that image.
   const described = (lead: Lead): boolean => lead.descriptive !== null && lead.descriptive.length > 0 && leads.some((other) => other !== lead
     && other.repository !== null && other.framework === lead.framework && (lead.descriptive ?? []).every((word) => other.name.toLowerCase().includes(word.toLowerCase())));
@@ -127,7 +161,9 @@ export function buildTree(input: TreeInput): DecisionTree {
   }
   const deploys = tried.length > 0 || (goal !== null && asksForDeployment(goal.text));
   if (!input.isSubagent && deploys) {
-    for (const lead of untestedLeads(input, tried)) {
+    const leads = sessionLeads(input, tried);
+    candidates.push(...triedOptions(leads, tried, candidates).filter((option) => !candidates.some((c) => c.name === option.name)));
+    for (const lead of untestedLeads(input, tried, leads)) {
       candidates.push({
         name: lead.name,
         kind: lead.kind,
