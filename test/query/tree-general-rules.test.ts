@@ -1,0 +1,139 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadTree } from '../../src/query/tree/queries.js';
+import type { CandidateNode, DecisionTree } from '../../src/query/tree/types.js';
+import { tempDbPath, tempDir } from '../helpers/temp.js';
+import { readStore } from './helpers/derived-store.js';
+import { writeSynthetic, type SyntheticSession } from './helpers/synthetic-session.js';
+
+/**
+ * General reading rules of the tree, each told by a small session of its own (none is a story of the
+ * eval corpus): a failure read from a host log file, a check through a reverse proxy, a benchmark
+ * client that is no server, a served name shorter than its weights, an option proposed and then run,
+ * and a feature switch proposed next to the setting it enables.
+ */
+const HOST_LOG: SyntheticSession = {
+  id: 'syn-host-log-oom',
+  title: 'LMDeploy from a log file',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-14B-Instruct with lmdeploy on gpu7 (one L40S).' },
+    {
+      role: 'assistant', text: 'Installing LMDeploy into a venv.',
+      calls: [{ command: "ssh ops@gpu7 'python3 -m venv ~/lmd && ~/lmd/bin/pip install lmdeploy==0.7.3'", output: 'Successfully installed lmdeploy-0.7.3' }],
+    },
+    {
+      role: 'assistant', text: 'Starting the server in the background.',
+      calls: [{ command: "ssh ops@gpu7 'nohup ~/lmd/bin/lmdeploy serve api_server Qwen/Qwen2.5-14B-Instruct --server-port 23333 > ~/lmd.log 2>&1 &'", output: '' }],
+    },
+    {
+      role: 'assistant', text: 'Reading the log.',
+      calls: [{ command: "ssh ops@gpu7 'sleep 60; tail -5 ~/lmd.log'", output: 'Loading weights\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.20 GiB. GPU 0 has a total capacity of 44.39 GiB of which 512.00 MiB is free.' }],
+    },
+    { role: 'assistant', text: 'It runs out of GPU memory while loading; the bf16 weights leave no room for the cache.' },
+  ],
+};
+
+const PROXY: SyntheticSession = {
+  id: 'syn-proxy-health',
+  title: 'vLLM behind nginx',
+  steps: [
+    { role: 'user', text: 'Deploy meta-llama/Llama-3.1-8B-Instruct with vLLM on box3 behind nginx at llm.example.internal.' },
+    {
+      role: 'assistant', text: 'Starting vLLM on port 8000.',
+      calls: [{ command: "ssh ops@box3 'docker run -d --gpus all -p 127.0.0.1:8000:8000 vllm/vllm-openai:v0.8.5 --model meta-llama/Llama-3.1-8B-Instruct'", output: '3f2a9c' }],
+    },
+    {
+      role: 'assistant', text: 'nginx is configured; checking through the proxy.',
+      calls: [{ command: 'curl -s https://llm.example.internal/v1/models', output: '{"object":"list","data":[{"id":"meta-llama/Llama-3.1-8B-Instruct","object":"model"}]}' }],
+    },
+    { role: 'assistant', text: 'The model answers through nginx.' },
+  ],
+};
+
+const BENCH_AND_SERVED_NAME: SyntheticSession = {
+  id: 'syn-bench-served-name',
+  title: 'vLLM with a served name and a benchmark',
+  steps: [
+    { role: 'user', text: 'Serve Qwen2.5-32B-Instruct with vLLM on node4 (2x A100 80GB) and benchmark it.' },
+    {
+      role: 'assistant', text: 'Starting vLLM with tensor parallel 2.',
+      calls: [{ command: "ssh ops@node4 'docker run -d --name q32 --gpus all -p 8000:8000 -v /models:/models vllm/vllm-openai:v0.8.5 --model /models/Qwen2.5-32B-Instruct --served-model-name qwen2.5-32b --tensor-parallel-size 2'", output: 'a1b2c3' }],
+    },
+    {
+      role: 'assistant', text: 'Health first.',
+      calls: [{ command: "ssh ops@node4 'curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:8000/health'", output: '200\n' }],
+    },
+    {
+      role: 'assistant', text: 'Now a short benchmark from inside the container.',
+      calls: [{ command: "ssh ops@node4 'docker exec q32 python3 -m vllm.entrypoints.cli.main bench serve --backend openai --base-url http://localhost:8000 --model qwen2.5-32b --num-prompts 50'", output: 'Successful requests: 50\nOutput token throughput (tok/s): 912.4' }],
+    },
+    { role: 'assistant', text: 'Serving at node4:8000 as qwen2.5-32b; 912 output tok/s over 50 prompts.' },
+  ],
+};
+
+const OPTIONS: SyntheticSession = {
+  id: 'syn-options-proposed',
+  title: 'Ollama tuning',
+  steps: [
+    { role: 'user', text: 'Run qwen2.5:14b with Ollama on the mac mini and tell me how to make it faster.' },
+    {
+      role: 'assistant', text: 'Pulling and running the model.',
+      calls: [
+        { command: 'ollama pull qwen2.5:14b', output: 'pulling manifest\nsuccess' },
+        { command: 'curl -s localhost:11434/api/generate -d \'{"model":"qwen2.5:14b","prompt":"hi","stream":false}\'', output: '{"model":"qwen2.5:14b","response":"Hello!","done":true}' },
+      ],
+    },
+    { role: 'assistant', text: 'It serves. If you want a longer context in the same memory, you could set `OLLAMA_FLASH_ATTENTION=1` and `OLLAMA_KV_CACHE_TYPE=q8_0` in the server environment.' },
+    {
+      role: 'assistant', text: 'Trying the vLLM image with `--enable-prefix-caching` could also help repeated prompts; checking it on the GPU box.',
+      calls: [
+        { command: "ssh ops@gpu2 'docker run -d --gpus all -p 8000:8000 vllm/vllm-openai:v0.8.5 --model Qwen/Qwen2.5-14B-Instruct --enable-prefix-caching'", output: 'c0ffee' },
+        { command: "ssh ops@gpu2 'curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:8000/health'", output: '200\n' },
+      ],
+    },
+    { role: 'assistant', text: 'vLLM with prefix caching answers on gpu2:8000.' },
+  ],
+};
+
+const trees = new Map<string, DecisionTree>();
+
+beforeAll(async () => {
+  for (const session of [HOST_LOG, PROXY, BENCH_AND_SERVED_NAME, OPTIONS]) {
+    const db = tempDbPath(tempDir());
+    await writeSynthetic(db, session);
+    trees.set(session.id, (await readStore(db, (store) => loadTree(store, session.id))) as DecisionTree);
+  }
+});
+
+function candidate(id: string, name: string): CandidateNode | undefined {
+  return trees.get(id)?.candidates.find((c) => c.name === name);
+}
+
+describe('general reading rules of the tree', () => {
+  it('takes a failure read from a host log file as the verdict of what was served on that host', () => {
+    const lmdeploy = candidate(HOST_LOG.id, 'lmdeploy==0.7.3');
+    expect(lmdeploy?.verdict).toBe('rejected');
+    expect(lmdeploy?.reason).toMatch(/memory/i);
+  });
+
+  it('credits a check through a reverse proxy to the server behind it, with its status', () => {
+    const vllm = candidate(PROXY.id, 'vllm/vllm-openai:v0.8.5');
+    expect(vllm?.verdict).toBe('accepted');
+    expect(vllm?.reason).toContain('200');
+  });
+
+  it('does not take a benchmark client for a server, nor a served name for other weights', () => {
+    const tree = trees.get(BENCH_AND_SERVED_NAME.id) as DecisionTree;
+    expect(tree.candidates.map((c) => [c.name, c.verdict])).toEqual([['vllm/vllm-openai:v0.8.5', 'accepted']]);
+  });
+
+  it('makes an option proposed and then run an approach with the verdict of its run', () => {
+    const option = candidate(OPTIONS.id, '--enable-prefix-caching');
+    expect(option).toMatchObject({ kind: 'approach', verdict: 'accepted', parent: 'vllm/vllm-openai:v0.8.5' });
+  });
+
+  it('keeps a feature switch proposed next to the setting it enables inside that lead', () => {
+    const names = (trees.get(OPTIONS.id) as DecisionTree).candidates.map((c) => c.name);
+    expect(names).toContain('OLLAMA_KV_CACHE_TYPE=q8_0');
+    expect(names).not.toContain('OLLAMA_FLASH_ATTENTION=1');
+  });
+});
