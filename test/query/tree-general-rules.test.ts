@@ -94,10 +94,42 @@ const OPTIONS: SyntheticSession = {
   ],
 };
 
+const SCRIPTED_AND_WHEELS: SyntheticSession = {
+  id: 'syn-scripted-container-wheels',
+  title: 'vLLM in a script-started container; MLC wheels per backend',
+  steps: [
+    { role: 'user', text: 'Serve meta-llama/Llama-3.1-8B-Instruct with vLLM on gpu5, using our start script, then try MLC LLM on the workstation.' },
+    {
+      role: 'assistant', text: 'Pulling the image and starting the container with the team script.',
+      calls: [
+        { command: "ssh ops@gpu5 'docker pull vllm/vllm-openai:v0.8.5'", output: 'v0.8.5: Pulling from vllm/vllm-openai\nStatus: Downloaded newer image for vllm/vllm-openai:v0.8.5' },
+        { command: "ssh ops@gpu5 'bash ~/start_node.sh vllm/vllm-openai:v0.8.5 llm-node'", output: 'started llm-node' },
+      ],
+    },
+    {
+      role: 'assistant', text: 'Launching the server inside the container.',
+      calls: [{ command: "ssh ops@gpu5 'docker exec -d llm-node vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000'", output: '' }],
+    },
+    {
+      role: 'assistant', text: 'Checking it.',
+      calls: [{ command: "ssh ops@gpu5 'curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:8000/health'", output: '200\n' }],
+    },
+    {
+      role: 'assistant', text: 'vLLM answers on gpu5. Now MLC on the workstation with the ROCm wheel; the Ollama model `llama3.2:3b` stays as it is.',
+      calls: [
+        { command: 'docker exec ollama ollama pull llama3.2:3b', output: 'pulling manifest\nsuccess' },
+        { command: 'pip install --pre -f https://mlc.ai/wheels mlc-llm-nightly-rocm62 mlc-ai-nightly-rocm62', output: 'Successfully installed mlc-ai-nightly-rocm62-0.18.dev249 mlc-llm-nightly-rocm62-0.18.dev71' },
+        { command: 'mlc_llm serve HF://mlc-ai/Llama-3.2-3B-Instruct-q4f16_1-MLC --device rocm --port 8000', output: 'hipErrorNoBinaryForGpu: Unable to find code object for all current devices!', exit: 1 },
+      ],
+    },
+    { role: 'assistant', text: 'The ROCm wheel has no code for this GPU (hipErrorNoBinaryForGpu). We could also try `llama3.2:3b` on Ollama instead.' },
+  ],
+};
+
 const trees = new Map<string, DecisionTree>();
 
 beforeAll(async () => {
-  for (const session of [HOST_LOG, PROXY, BENCH_AND_SERVED_NAME, OPTIONS]) {
+  for (const session of [HOST_LOG, PROXY, BENCH_AND_SERVED_NAME, OPTIONS, SCRIPTED_AND_WHEELS]) {
     const db = tempDbPath(tempDir());
     await writeSynthetic(db, session);
     trees.set(session.id, (await readStore(db, (store) => loadTree(store, session.id))) as DecisionTree);
@@ -129,6 +161,18 @@ describe('general reading rules of the tree', () => {
   it('makes an option proposed and then run an approach with the verdict of its run', () => {
     const option = candidate(OPTIONS.id, '--enable-prefix-caching');
     expect(option).toMatchObject({ kind: 'approach', verdict: 'accepted', parent: 'vllm/vllm-openai:v0.8.5' });
+  });
+
+  it('gives a launch inside a container a script started to the image that script ran', () => {
+    const tree = trees.get(SCRIPTED_AND_WHEELS.id) as DecisionTree;
+    expect(candidate(SCRIPTED_AND_WHEELS.id, 'vllm/vllm-openai:v0.8.5')?.verdict).toBe('accepted');
+    expect(tree.candidates.filter((c) => c.framework === 'vllm').map((c) => c.name)).toEqual(['vllm/vllm-openai:v0.8.5']);
+  });
+
+  it('names a wheel built for one backend by its package, and a model tag typed into a command is no lead', () => {
+    const tree = trees.get(SCRIPTED_AND_WHEELS.id) as DecisionTree;
+    expect(candidate(SCRIPTED_AND_WHEELS.id, 'mlc-llm-nightly-rocm62')).toMatchObject({ kind: 'framework', verdict: 'rejected' });
+    expect(tree.candidates.map((c) => c.name)).not.toContain('llama3.2:3b');
   });
 
   it('keeps a feature switch proposed next to the setting it enables inside that lead', () => {

@@ -98,7 +98,9 @@ function untestedReason(lead: Lead): string {
 
 function sessionLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
   // Models the session itself pulled, downloaded or served are what it deploys, not leads of something else to try.
-  const modelIds = new Set(input.actions.flatMap((a) => [a.model, a.kind === 'download' ? a.subject : null]).filter((m): m is string => Boolean(m)));
+  // So are model tags it typed into a command (`docker exec ollama ollama pull llama3.2:3b`, a request's `"model":"…"`).
+  const typedTags = input.actions.flatMap((a) => [...a.command.matchAll(/(?<![\w./:-])([a-z][\w.-]*:[\w.-]*[a-z0-9])(?![\w/:])/gi)].map((m) => m[1] as string));
+  const modelIds = new Set([...input.actions.flatMap((a) => [a.model, a.kind === 'download' ? a.subject : null]).filter((m): m is string => Boolean(m)), ...typedTags]);
   const triedImages = tried.flatMap((c) => {
     const ref = c.kind === 'image' ? parseImageRef(c.name) : null;
     return ref?.tag ? [{ repository: imageRepository(ref), tag: ref.tag, framework: c.framework }] : [];

@@ -44,6 +44,8 @@ function isServingStack(framework: string | null): boolean {
 class Collector {
   readonly byKey = new Map<string, TriedCandidate>();
   private readonly serving: Serving[] = [];
+  /** Image candidates in the order they were run or pulled, with the host they ran on. */
+  private readonly hostImages: { host: string | null; candidate: TriedCandidate }[] = [];
   /** The candidate whose image runs as each named container (`docker run --name widget IMAGE`). */
   private readonly containers = new Map<string, TriedCandidate>();
   /** The framework candidate most recently installed, built or probed on each host, per framework. */
@@ -84,11 +86,25 @@ class Collector {
       return;
     }
     if (!RUNNING_RULES.has(action.rule) || action.kind === 'stop') return;
-    const owner = action.image ? this.imageOwner(action) : this.hostOwner(action);
+    const owner = action.image ? this.imageOwner(action) : (this.execOwner(action) ?? this.hostOwner(action));
     if (!owner) return;
+    if (action.image) this.hostImages.push({ host: action.dockerHost ?? action.host, candidate: owner });
     owner.actions.push(action);
     if (action.image && action.service && (action.kind === 'serve' || action.kind === 'cluster')) this.containers.set(action.service, owner);
     if (action.kind === 'serve') this.serving.push({ host: action.dockerHost ?? action.host, port: action.port, candidate: owner });
+  }
+
+  /**
+   * `docker exec CONTAINER …` runs inside an image: the one that container was started from, or,
+   * for a container a script started (`run_cluster.sh`), the last image of the same framework run
+   * or pulled on that host.
+   */
+  private execOwner(action: TreeAction): TriedCandidate | null {
+    if (action.rule !== 'container-exec' || !action.service) return null;
+    const started = this.containers.get(action.service);
+    if (started) return started;
+    const host = action.dockerHost ?? action.host;
+    return this.hostImages.filter((i) => i.host === host && action.framework !== null && i.candidate.framework === action.framework).at(-1)?.candidate ?? null;
   }
 
   private health(action: TreeAction): void {
