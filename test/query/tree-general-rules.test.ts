@@ -126,10 +126,31 @@ const SCRIPTED_AND_WHEELS: SyntheticSession = {
   ],
 };
 
+const CHECKOUT_LAUNCH: SyntheticSession = {
+  id: 'syn-checkout-launch',
+  title: 'TabbyAPI from a checkout',
+  steps: [
+    { role: 'user', text: 'Set up TabbyAPI on the 3090 box serving Qwen2.5-32B-Instruct-exl2 4.0bpw.' },
+    {
+      role: 'assistant', text: 'Cloning TabbyAPI.',
+      calls: [{ command: 'git clone https://github.com/theroyallab/tabbyAPI ~/tabbyAPI', output: "Cloning into '/home/ops/tabbyAPI'..." }],
+    },
+    {
+      role: 'assistant', text: 'Starting it with its start script, from its folder.',
+      calls: [{ command: 'cd ~/tabbyAPI && nohup ./start.sh --config config.yml > tabby.log 2>&1 &', output: '' }],
+    },
+    {
+      role: 'assistant', text: 'Checking the model list.',
+      calls: [{ command: 'curl -s localhost:5000/v1/models', output: '{"object":"list","data":[{"id":"Qwen2.5-32B-Instruct-exl2_4.0bpw","object":"model"}]}' }],
+    },
+    { role: 'assistant', text: 'TabbyAPI serves the 4.0bpw quant on port 5000.' },
+  ],
+};
+
 const trees = new Map<string, DecisionTree>();
 
 beforeAll(async () => {
-  for (const session of [HOST_LOG, PROXY, BENCH_AND_SERVED_NAME, OPTIONS, SCRIPTED_AND_WHEELS]) {
+  for (const session of [HOST_LOG, PROXY, BENCH_AND_SERVED_NAME, OPTIONS, SCRIPTED_AND_WHEELS, CHECKOUT_LAUNCH]) {
     const db = tempDbPath(tempDir());
     await writeSynthetic(db, session);
     trees.set(session.id, (await readStore(db, (store) => loadTree(store, session.id))) as DecisionTree);
@@ -173,6 +194,11 @@ describe('general reading rules of the tree', () => {
     const tree = trees.get(SCRIPTED_AND_WHEELS.id) as DecisionTree;
     expect(candidate(SCRIPTED_AND_WHEELS.id, 'mlc-llm-nightly-rocm62')).toMatchObject({ kind: 'framework', verdict: 'rejected' });
     expect(tree.candidates.map((c) => c.name)).not.toContain('llama3.2:3b');
+  });
+
+  it('reads a relative launcher in the folder the command changed to (`cd ~/tabbyAPI && ./start.sh`)', () => {
+    const tree = trees.get(CHECKOUT_LAUNCH.id) as DecisionTree;
+    expect(tree.candidates.map((c) => [c.framework, c.verdict])).toEqual([['exllama', 'accepted']]);
   });
 
   it('keeps a feature switch proposed next to the setting it enables inside that lead', () => {
