@@ -8,8 +8,9 @@ import { writeSynthetic, type SyntheticSession } from './helpers/synthetic-sessi
 /**
  * General reading rules of the tree, each told by a small session of its own (none is a story of the
  * eval corpus): a failure read from a host log file, a check through a reverse proxy, a benchmark
- * client that is no server, a served name shorter than its weights, an option proposed and then run,
- * and a feature switch proposed next to the setting it enables.
+ * client that is no server, a served name shorter than its weights, a launch in a script-started
+ * container, per-backend wheels, relative launchers, and a feature switch proposed next to the
+ * setting it enables.
  */
 const HOST_LOG: SyntheticSession = {
   id: 'syn-host-log-oom',
@@ -147,10 +148,27 @@ const CHECKOUT_LAUNCH: SyntheticSession = {
   ],
 };
 
+const BACKGROUND_OOM: SyntheticSession = {
+  id: 'syn-background-oom',
+  title: 'SGLang launched in the background, read in the same call',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-72B-Instruct with sglang on node9 (2x H100).' },
+    {
+      role: 'assistant', text: 'Installing SGLang.',
+      calls: [{ command: "ssh ops@node9 'pip install sglang[all]==0.4.6.post1'", output: 'Successfully installed sglang-0.4.6.post1' }],
+    },
+    {
+      role: 'assistant', text: 'Launching in the background and reading the log after a minute.',
+      calls: [{ command: "ssh ops@node9 'nohup python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-72B-Instruct --tp 1 --port 30000 > sgl.log 2>&1 & sleep 60; tail -3 sgl.log'", output: 'Load weight begin.\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 896.00 MiB. GPU 0 has a total capacity of 79.10 GiB of which 201.00 MiB is free.' }],
+    },
+    { role: 'assistant', text: 'The 72B model does not fit one H100 in bf16.' },
+  ],
+};
+
 const trees = new Map<string, DecisionTree>();
 
 beforeAll(async () => {
-  for (const session of [HOST_LOG, PROXY, BENCH_AND_SERVED_NAME, OPTIONS, SCRIPTED_AND_WHEELS, CHECKOUT_LAUNCH]) {
+  for (const session of [HOST_LOG, PROXY, BENCH_AND_SERVED_NAME, OPTIONS, SCRIPTED_AND_WHEELS, CHECKOUT_LAUNCH, BACKGROUND_OOM]) {
     const db = tempDbPath(tempDir());
     await writeSynthetic(db, session);
     trees.set(session.id, (await readStore(db, (store) => loadTree(store, session.id))) as DecisionTree);
@@ -168,6 +186,12 @@ describe('general reading rules of the tree', () => {
     expect(lmdeploy?.reason).toMatch(/memory/i);
   });
 
+  it('rejects a candidate that never answered when a precise failure showed in its own output', () => {
+    const sglang = candidate(BACKGROUND_OOM.id, 'sglang[all]==0.4.6.post1');
+    expect(sglang?.verdict).toBe('rejected');
+    expect(sglang?.reason).toMatch(/memory/i);
+  });
+
   it('credits a check through a reverse proxy to the server behind it, with its status', () => {
     const vllm = candidate(PROXY.id, 'vllm/vllm-openai:v0.8.5');
     expect(vllm?.verdict).toBe('accepted');
@@ -177,11 +201,6 @@ describe('general reading rules of the tree', () => {
   it('does not take a benchmark client for a server, nor a served name for other weights', () => {
     const tree = trees.get(BENCH_AND_SERVED_NAME.id) as DecisionTree;
     expect(tree.candidates.map((c) => [c.name, c.verdict])).toEqual([['vllm/vllm-openai:v0.8.5', 'accepted']]);
-  });
-
-  it('makes an option proposed and then run an approach with the verdict of its run', () => {
-    const option = candidate(OPTIONS.id, '--enable-prefix-caching');
-    expect(option).toMatchObject({ kind: 'approach', verdict: 'accepted', parent: 'vllm/vllm-openai:v0.8.5' });
   });
 
   it('gives a launch inside a container a script started to the image that script ran', () => {

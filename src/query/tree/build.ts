@@ -35,33 +35,11 @@ function versionIn(name: string): string | null {
   return /(?:==|\s|:)v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\b/.exec(name)?.[1] ?? null;
 }
 
-/** The tried candidates an option the assistant proposed was in fact run with: it is in one of their commands. */
-function runWithOption(lead: Lead, tried: readonly NamedTried[]): NamedTried[] {
-  if (lead.kind !== 'approach' || !/^(?:--|[A-Z][A-Z0-9_]*=)/.test(lead.name)) return [];
-  const spellings = [lead.name, lead.name.replace(' ', '='), lead.name.replace(' ', ': ')];
-  return tried.filter((c) => c.actions.some((a) => spellings.some((s) => a.command.includes(s) || (a.config ?? '').includes(s))));
-}
-
+/** Whether an option the assistant proposed was in fact run: it is in a command of a tried candidate. */
 function optionWasRun(lead: Lead, tried: readonly NamedTried[]): boolean {
-  return runWithOption(lead, tried).length > 0;
-}
-
-/**
- * An option the assistant singled out (researched, proposed) and then ran is an approach of its
- * own (`--enable-torch-compile`): it shares the verdict of the candidate it ran with. An option
- * already telling sibling approaches apart is one of them, not another.
- */
-function triedOptions(leads: readonly Lead[], tried: readonly NamedTried[], judged: readonly CandidateNode[]): CandidateNode[] {
-  const found: CandidateNode[] = [];
-  for (const lead of leads) {
-    const carriers = runWithOption(lead, tried);
-    if (carriers.length === 0 || carriers.some((c) => c.kind === 'approach')) continue;
-    const carrier = [...carriers].sort((a, b) => Math.max(...a.actions.map((x) => x.seq)) - Math.max(...b.actions.map((x) => x.seq))).at(-1) as NamedTried;
-    const node = judged.find((c) => c.name === carrier.name && c.kind === carrier.kind);
-    if (!node || (node.verdict !== 'accepted' && node.verdict !== 'rejected')) continue;
-    found.push({ ...node, name: lead.name, kind: 'approach', parent: carrier.name, reason: clip(`run with ${carrier.name}: ${node.reason}`, 400), mentions: lead.mentions.map((m) => m.ordinal) });
-  }
-  return found;
+  if (lead.kind !== 'approach' || !/^(?:--|[A-Z][A-Z0-9_]*=)/.test(lead.name)) return false;
+  const spellings = [lead.name, lead.name.replace(' ', '='), lead.name.replace(' ', ': ')];
+  return tried.some((c) => c.actions.some((a) => spellings.some((s) => a.command.includes(s) || (a.config ?? '').includes(s))));
 }
 
 /** Whether a lead is one of the tried candidates under another spelling. */
@@ -164,7 +142,6 @@ export function buildTree(input: TreeInput): DecisionTree {
   const deploys = tried.length > 0 || (goal !== null && asksForDeployment(goal.text));
   if (!input.isSubagent && deploys) {
     const leads = sessionLeads(input, tried);
-    candidates.push(...triedOptions(leads, tried, candidates).filter((option) => !candidates.some((c) => c.name === option.name)));
     for (const lead of untestedLeads(input, tried, leads)) {
       candidates.push({
         name: lead.name,

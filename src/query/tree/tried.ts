@@ -100,8 +100,9 @@ class Collector {
    * or pulled on that host.
    */
   private execOwner(action: TreeAction): TriedCandidate | null {
-    if (action.rule !== 'container-exec' || !action.service) return null;
-    const started = this.containers.get(action.service);
+    const container = action.rule === 'container-exec' ? action.service : action.container;
+    if (!container) return null;
+    const started = this.containers.get(container);
     if (started) return started;
     const host = action.dockerHost ?? action.host;
     return this.hostImages.filter((i) => i.host === host && action.framework !== null && i.candidate.framework === action.framework).at(-1)?.candidate ?? null;
