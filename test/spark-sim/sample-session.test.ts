@@ -2,7 +2,8 @@
 // hosts, must get the answer the transcript recorded (same exit code, same lines once clock
 // times, ids and HOME are masked). This keeps the simulated toolset and the sample in step.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,5 +72,36 @@ describe(`the sample session's commands on the simulated Sparks (${commands.leng
     }
     const missing = normalizeOutput(output, '/home/aurora').filter((line) => !ours.includes(line));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('a simulated container', () => {
+  let hosts: TestHosts;
+
+  beforeAll(async () => {
+    // Under /tmp on purpose: the container's private /tmp must still show the simulation's folders.
+    hosts = await startTestHosts({ baseDir: tmpdir() });
+  });
+
+  afterAll(async () => {
+    await hosts?.stop();
+  });
+
+  const ssh = (remote: string) =>
+    spawnSync('ssh', ['-F', hosts.sshConfigPath, '-o', 'BatchMode=yes', 'spark-head', remote], { encoding: 'utf8', timeout: 20_000 });
+
+  it('keeps what it writes to /tmp to itself, while the simulation under /tmp stays visible to it', () => {
+    // Where mount namespaces are allowed (they are here and in CI, as root); elsewhere the stub
+    // falls back to the host's /tmp, and this test says so rather than pass quietly.
+    expect(spawnSync('unshare', ['--mount', 'true']).status, 'unshare --mount must work for the private /tmp').toBe(0);
+    const name = `/tmp/retrace-private-tmp-${process.pid}.log`;
+    const started = ssh('docker run -d --name tmp-probe nginx:1.27-alpine sleep 3600');
+    expect(started.status, started.stderr).toBe(0);
+    const written = ssh(`docker exec tmp-probe sh -c 'echo inside > ${name}; cat ${name}' && ls "$HOME"`);
+    expect(written.status, written.stderr).toBe(0);
+    expect(written.stdout).toContain('inside');
+    expect(existsSync(name)).toBe(false);
+    expect(ssh(`docker exec tmp-probe cat ${name}`).stdout).toBe('inside\n');
+    expect(hosts.rootDir.startsWith(`${tmpdir()}/`)).toBe(true);
   });
 });

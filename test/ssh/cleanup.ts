@@ -10,8 +10,8 @@ const TEMP_PREFIX = 'retrace-test-hosts-';
 const ROLE_DIRS = ['head', 'worker'];
 
 /**
- * Where host sets live. Not /tmp when /var/tmp is usable: the simulated containers get a
- * private /tmp (a mount namespace), which would hide a state folder that lived under /tmp.
+ * Where host sets live: /var/tmp when usable, else the temp dir. (Either works: a simulated
+ * container's private /tmp binds the host set's folder back in when it lives under /tmp.)
  */
 export function hostsBaseDir(): string {
   try {
@@ -22,8 +22,8 @@ export function hostsBaseDir(): string {
   }
 }
 
-export function hostSetPrefix(): string {
-  return join(hostsBaseDir(), TEMP_PREFIX);
+export function hostSetPrefix(baseDir = hostsBaseDir()): string {
+  return join(baseDir, TEMP_PREFIX);
 }
 
 function killTree(pid: number): void {

@@ -26,7 +26,8 @@ describe('OpenSSH test hosts with the simulated Spark toolset', () => {
   let hosts: TestHosts;
 
   beforeAll(async () => {
-    hosts = await startTestHosts({ sessionEnv: { SPARK_SIM_LOAD_SECONDS: '1' } });
+    // Long enough that the first health check lands while the model loads, even on a loaded machine.
+    hosts = await startTestHosts({ sessionEnv: { SPARK_SIM_LOAD_SECONDS: '6' } });
   });
 
   afterAll(async () => {
@@ -141,11 +142,19 @@ describe('OpenSSH test hosts with the simulated Spark toolset', () => {
     const loading = await runSsh(hosts, 'head', HEALTH);
     expect(loading).toMatchObject({ code: 7, stdout: '000' });
 
-    // SPARK_SIM_LOAD_SECONDS=1 for these hosts.
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    const ready = await runSsh(hosts, 'head', HEALTH);
+    // SPARK_SIM_LOAD_SECONDS=6 for these hosts: ask until it answers, as a user's loop would.
+    let ready = loading;
+    for (let attempt = 0; attempt < 40 && ready.stdout !== '200'; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      ready = await runSsh(hosts, 'head', HEALTH);
+    }
     expect(ready).toMatchObject({ code: 0, stdout: '200' });
-    const log = await runSsh(hosts, 'head', 'docker exec vllm-qwen35 tail -n 1 /tmp/vllm-serve.log');
+    // The log's writer runs beside the server and may be a moment behind it on a loaded machine.
+    let log = await runSsh(hosts, 'head', 'docker exec vllm-qwen35 tail -n 1 /tmp/vllm-serve.log');
+    for (let attempt = 0; attempt < 20 && !log.stdout.includes('Application startup complete.'); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      log = await runSsh(hosts, 'head', 'docker exec vllm-qwen35 tail -n 1 /tmp/vllm-serve.log');
+    }
     expect(log.stdout).toContain('Application startup complete.');
   });
 

@@ -46,6 +46,8 @@ export interface StartTestHostsOptions {
   roles?: readonly HostRole[];
   /** Programs of the simulated toolset left off a role's PATH (`{ worker: ['docker'] }`: a host without docker). */
   withoutTools?: Partial<Record<HostRole, readonly string[]>>;
+  /** The folder the host set is made in (default hostsBaseDir(): /var/tmp when writable, else the temp dir). */
+  baseDir?: string;
 }
 
 export interface TestHosts {
@@ -259,7 +261,7 @@ export async function startTestHosts(options: StartTestHostsOptions = {}): Promi
   reapOrphanedHostSets();
   ensurePrivilegeSeparationDir();
 
-  const rootDir = await mkdtemp(hostSetPrefix());
+  const rootDir = await mkdtemp(hostSetPrefix(options.baseDir));
   await writeFile(join(rootDir, 'owner.pid'), String(process.pid));
   let hosts: RunningHost[] = [];
   const live: LiveHostSet = { rootDir, listenerPids: () => hosts.map((host) => host.sshd?.pid) };

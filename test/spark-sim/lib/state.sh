@@ -79,23 +79,37 @@ sim_container_names() {
   done | sort -rn | cut -d' ' -f2
 }
 
-# Runs a command "in" a container: with a private /tmp (its rootfs/tmp) when the machine allows
-# a mount namespace and no simulation path lives under /tmp; else on the host's /tmp.
+# Runs a command "in" a container: with a private /tmp (its rootfs/tmp) when the machine allows a
+# mount namespace, else on the host's /tmp. The simulation's own folders may live under /tmp (a test's
+# temp dir): those are bound back into the private /tmp, so the container still sees them, while
+# anything else it writes to /tmp (`> /tmp/vllm-serve.log`) stays in the container.
 sim_container_exec() { # name cmd...
   local tmp
   tmp="$(sim_container_dir "$1")/rootfs/tmp"
   shift
   if sim_private_tmp_possible; then
-    exec unshare --mount --propagation private -- /bin/sh -c 'mount --bind "$0" /tmp && exec "$@"' "$tmp" "$@"
+    SIM_TMP_KEEP="$(sim_tmp_folders_in_use)" exec unshare --mount --propagation private -- /bin/sh -c '
+      set -e
+      for top in $SIM_TMP_KEEP; do mkdir -p "$0/$top"; mount --bind "/tmp/$top" "$0/$top"; done
+      mount --rbind "$0" /tmp
+      unset SIM_TMP_KEEP
+      exec "$@"' "$tmp" "$@"
   fi
   exec "$@"
 }
 
-sim_private_tmp_possible() {
-  local path
+# The top-level folders under /tmp that hold the simulation (its root, state, cluster, HOME).
+sim_tmp_folders_in_use() {
+  local path real
   for path in "$SIM_ROOT" "$SIM_STATE" "$SIM_CLUSTER" "$HOME"; do
-    [[ "$(readlink -f "$path")/" == /tmp/* ]] && return 1
-  done
+    real="$(readlink -f "$path")"
+    [[ "$real" == /tmp/?* ]] || continue
+    real="${real#/tmp/}"
+    printf '%s\n' "${real%%/*}"
+  done | sort -u
+}
+
+sim_private_tmp_possible() {
   if [[ ! -f "$SIM_STATE/.private-tmp" ]]; then
     if unshare --mount --propagation private -- /bin/sh -c "mount --bind '$SIM_STATE' /tmp" 2>/dev/null; then
       echo yes >"$SIM_STATE/.private-tmp"
