@@ -53,8 +53,8 @@ describe('outcomes', () => {
     expect(readHealth('200')).toMatchObject({ ok: true, label: 'health 200' });
     expect(readHealth('health: 200\nINFO: Application startup complete.')).toMatchObject({ ok: true });
     expect(readHealth('000')).toMatchObject({ ok: false, label: 'health 000' });
-    expect(readHealth('{"object":"list","data":[{"id":"openai/gpt-oss-120b"}]}')).toMatchObject({ ok: true, label: 'HTTP 200, model listed: openai/gpt-oss-120b' });
-    expect(readHealth('{"choices":[{"message":{"content":"391"}}]}')).toMatchObject({ ok: true, label: 'HTTP 200, completion answered "391"' });
+    expect(readHealth('{"object":"list","data":[{"id":"openai/gpt-oss-120b"}]}')).toMatchObject({ ok: true, label: 'model listed: openai/gpt-oss-120b' });
+    expect(readHealth('{"choices":[{"message":{"content":"391"}}]}')).toMatchObject({ ok: true, label: 'completion answered "391"' });
     expect(decideOutcome('health', run({ exitCode: 7, output: '000' }), [])).toBe('failed');
     expect(decideOutcome('health', run({ output: '200' }), [])).toBe('ok');
   });

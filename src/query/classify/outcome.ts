@@ -26,12 +26,11 @@ export interface HealthReading {
 /** What a health check's output says: an HTTP code, a model list, an answered completion. */
 export function readHealth(output: string | null): HealthReading | null {
   if (!output) return null;
-  // An OpenAI-compatible server answers a model list or a completion only with HTTP 200.
   const models = /"object"\s*:\s*"list"/.test(output) ? /"id"\s*:\s*"([^"]+)"/.exec(output) : null;
-  if (models) return { ok: true, label: `HTTP 200, model listed: ${models[1] as string}`, line: `"id": "${models[1] as string}"` };
+  if (models) return { ok: true, label: `model listed: ${models[1] as string}`, line: `"id": "${models[1] as string}"` };
   if (/"choices"\s*:\s*\[/.test(output)) {
     const content = /"(?:content|text)"\s*:\s*"((?:[^"\\]|\\.){0,60})/.exec(output);
-    return { ok: true, label: content ? `HTTP 200, completion answered "${content[1] as string}"` : 'HTTP 200, completion answered', line: content?.[0] ?? '"choices": […]' };
+    return { ok: true, label: content ? `completion answered "${content[1] as string}"` : 'completion answered', line: content?.[0] ?? '"choices": […]' };
   }
   const code = /^\s*(?:health:?\s*|HTTP\/[\d.]+\s+|status:?\s*)?(\d{3})\b\s*$/im.exec(output) ?? /HTTP\/[\d.]+ (\d{3})/.exec(output);
   if (code) {

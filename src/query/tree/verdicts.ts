@@ -123,7 +123,10 @@ export function judge(candidate: TriedCandidate, names: readonly string[], messa
   if (lastHealthy && (!lastNegative || lastHealthy.seq > lastNegative.seq)) {
     verdict = 'accepted';
     for (const action of healthy) decisiveCalls.add(action.callId);
-    const readings = [...new Set(healthy.map((a) => a.reading).filter((r): r is string => r !== null))];
+    // An OpenAI-compatible server answers a model list or a completion only with HTTP 200: say so when no status code was printed.
+    const read = [...new Set(healthy.map((a) => a.reading).filter((r): r is string => r !== null))];
+    const statusShown = read.some((r) => /^health \d{3}$/.test(r));
+    const readings = read.map((r) => (!statusShown && /^(?:model listed|completion answered)\b/.test(r) ? `HTTP 200, ${r}` : r));
     reason = [describeFacts(facts, reasonComponents(false)), readings.join(', ')].filter(Boolean).join('; ');
   } else if (lastNegative) {
     verdict = 'rejected';
