@@ -23,9 +23,13 @@ export function frameworkById(id: string | null | undefined): Framework | null {
 }
 
 /** The framework a Python package belongs to (`tensorrt_llm==0.17.0` → TensorRT-LLM). */
+/** A wheel built per backend carries it as a suffix (`mlc-llm-nightly-rocm62`, `…-cu122`, `…-cpu`): the same package for that backend. */
+const BACKEND_SUFFIX = /-(?:cpu|cu\d{2,3}|rocm\d{1,3}|metal|vulkan)$/;
+
 export function frameworkOfPackage(spec: string): Framework | null {
   const name = packageName(spec).toLowerCase().replace(/_/g, '-');
-  return frameworks().find((f) => f.packages.some((p) => p.toLowerCase().replace(/_/g, '-') === name)) ?? null;
+  const known = (n: string): Framework | null => frameworks().find((f) => f.packages.some((p) => p.toLowerCase().replace(/_/g, '-') === n)) ?? null;
+  return known(name) ?? (BACKEND_SUFFIX.test(name) ? known(name.replace(BACKEND_SUFFIX, '')) : null);
 }
 
 export function packageName(spec: string): string {

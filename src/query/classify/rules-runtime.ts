@@ -55,13 +55,17 @@ function launcherOf(view: CommandView, pick: (framework: Framework) => readonly 
   const moduleAt = python ? view.args.indexOf('-m') : -1;
   const module = moduleAt === -1 ? null : (view.args[moduleAt + 1] ?? '');
   const script = python && moduleAt === -1 ? (positionals(view.args)[0] ?? null) : null;
+  // `cd ~/tabbyAPI && python main.py`: a relative script or program is read in the directory the command changed to.
+  const inCwd = (path: string): string[] => (view.cwd && !/^[/~]/.test(path) ? [path, `${view.cwd.replace(/\/+$/, '')}/${path.replace(/^\.\//, '')}`] : [path]);
   for (const framework of frameworks()) {
     for (const launcher of pick(framework)) {
       let args: readonly string[] | null = null;
       if (launcher.module && module !== null && launcher.module.test(module)) args = view.args.slice(moduleAt + 2);
-      else if (launcher.script && script !== null && launcher.script.test(script)) args = view.args.slice(view.args.indexOf(script) + 1);
-      else if (launcher.program && launcher.program.test(view.program)) args = view.args;
+      else if (launcher.script && script !== null && inCwd(script).some((p) => launcher.script?.test(p))) args = view.args.slice(view.args.indexOf(script) + 1);
+      else if (launcher.program && [view.program, ...inCwd(view.argv[0] ?? view.program)].some((p) => launcher.program?.test(p))) args = view.args;
       if (args === null) continue;
+      // `vllm.entrypoints.cli.main bench serve`: a benchmark subcommand runs a client against a server, it serves nothing.
+      if (/^bench(?:mark)?$/.test(args[0] ?? '')) continue;
       if (launcher.subcommand !== null && args[0] !== launcher.subcommand) continue;
       if (launcher.subcommand === null && args.some((a) => a === '--version' || a === '--help' || a === '-h')) continue;
       return { framework, modelAfter: launcher.modelPosition, args };

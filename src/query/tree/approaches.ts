@@ -34,9 +34,17 @@ function stem(model: string): string {
   return (model.replace(/^HF:\/\//i, '').split('/').at(-1) ?? model).toLowerCase();
 }
 
-/** Several weights of one model (a quantization, a conversion): their names share a long stem. */
+const WEIGHTS_FORMAT = /awq|gptq|gguf|exl2|fp8|fp4|int4|int8|bpw|mlx|w4a16|w8a8|bf16|fp16|(?:^|[-_.])q\d/i;
+
+/**
+ * Several weights of one model (a quantization, a conversion): their names share a long stem. A name
+ * that is another's stem cut short with no format in what is cut (`llama-3.3-70b` served for
+ * `Llama-3.3-70B-Instruct`) is the same weights under a shorter served name.
+ */
 function modelsVary(actions: readonly TreeAction[]): boolean {
-  const models = [...new Set(actions.filter((a) => a.kind === 'serve').map(servedModel).filter((m): m is string => m !== null))];
+  const all = [...new Set(actions.filter((a) => a.kind === 'serve').map(servedModel).filter((m): m is string => m !== null))];
+  const shorter = (m: string): boolean => all.some((other) => other !== m && stem(other) !== stem(m) && stem(other).startsWith(stem(m)) && !WEIGHTS_FORMAT.test(stem(other).slice(stem(m).length)));
+  const models = all.filter((m) => !shorter(m));
   if (models.length < 2) return false;
   const stems = models.map(stem);
   const first = stems[0] as string;

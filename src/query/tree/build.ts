@@ -74,9 +74,11 @@ function untestedReason(lead: Lead): string {
   return clip(`named as a lead at ${ordinals}, never tried${remark ? ` — ${remark}` : ''}`, 300);
 }
 
-function untestedLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
+function sessionLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
   // Models the session itself pulled, downloaded or served are what it deploys, not leads of something else to try.
-  const modelIds = new Set(input.actions.flatMap((a) => [a.model, a.kind === 'download' ? a.subject : null]).filter((m): m is string => Boolean(m)));
+  // So are model tags it typed into a command (`docker exec ollama ollama pull llama3.2:3b`, a request's `"model":"…"`).
+  const typedTags = input.actions.flatMap((a) => [...a.command.matchAll(/(?<![\w./:-])([a-z][\w.-]*:[\w.-]*[a-z0-9])(?![\w/:])/gi)].map((m) => m[1] as string));
+  const modelIds = new Set([...input.actions.flatMap((a) => [a.model, a.kind === 'download' ? a.subject : null]).filter((m): m is string => Boolean(m)), ...typedTags]);
   const triedImages = tried.flatMap((c) => {
     const ref = c.kind === 'image' ? parseImageRef(c.name) : null;
     return ref?.tag ? [{ repository: imageRepository(ref), tag: ref.tag, framework: c.framework }] : [];
@@ -86,8 +88,20 @@ function untestedLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
     ...input.messages.filter((m) => m.role === 'user').map((m) => ({ ordinal: m.ordinal, text: m.text, user: true })),
     ...input.delegated.map((d) => ({ ordinal: d.ordinal, text: d.text })),
   ].sort((a, b) => a.ordinal - b.ordinal);
+  return extractLeads(texts, { modelIds, triedImages, framework: tried.at(-1)?.framework ?? null });
+}
+
+/** A variable that only switches a feature on (`X=1`) next to one of the same framework set to a value is part of that setting's lead. */
+function enablerOfAnother(lead: Lead, leads: readonly Lead[]): boolean {
+  if (lead.kind !== 'approach' || !/^[A-Z][A-Z0-9_]*=(?:1|true|on|yes)$/i.test(lead.name)) return false;
+  const ordinals = new Set(lead.mentions.map((m) => m.ordinal));
+  return leads.some((other) => other !== lead && other.kind === 'approach' && other.framework === lead.framework
+    && /^[A-Z][A-Z0-9_]*=/.test(other.name) && !/=(?:1|true|on|yes|0|false|off|no)$/i.test(other.name) && other.mentions.some((m) => ordinals.has(m.ordinal)));
+}
+
+function untestedLeads(input: TreeInput, tried: readonly NamedTried[], all: readonly Lead[]): Lead[] {
   const checkouts = new Set(input.actions.filter((a) => a.rule === 'source-build' && a.subject && a.framework).map((a) => a.framework as string));
-  const leads = extractLeads(texts, { modelIds, triedImages, framework: tried.at(-1)?.framework ?? null }).filter((lead) => !leadIsTried(lead, tried, checkouts));
+  const leads = all.filter((lead) => !leadIsTried(lead, tried, checkouts) && !enablerOfAnother(lead, all));
   // A description ("the NGC SGLang container") of an image also named by reference is that image.
   const described = (lead: Lead): boolean => lead.descriptive !== null && lead.descriptive.length > 0 && leads.some((other) => other !== lead
     && other.repository !== null && other.framework === lead.framework && (lead.descriptive ?? []).every((word) => other.name.toLowerCase().includes(word.toLowerCase())));
@@ -127,7 +141,8 @@ export function buildTree(input: TreeInput): DecisionTree {
   }
   const deploys = tried.length > 0 || (goal !== null && asksForDeployment(goal.text));
   if (!input.isSubagent && deploys) {
-    for (const lead of untestedLeads(input, tried)) {
+    const leads = sessionLeads(input, tried);
+    for (const lead of untestedLeads(input, tried, leads)) {
       candidates.push({
         name: lead.name,
         kind: lead.kind,

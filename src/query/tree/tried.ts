@@ -1,4 +1,4 @@
-import { frameworkById, frameworkOfPackage, imageDisplayName, imageKey } from '../classify/index.js';
+import { frameworkById, frameworkOfPackage, imageDisplayName, imageKey, signatureNamed } from '../classify/index.js';
 import { addApproaches } from './approaches.js';
 import { hostCandidateName } from './naming.js';
 import type { CandidateKind, TreeAction } from './types.js';
@@ -44,6 +44,8 @@ function isServingStack(framework: string | null): boolean {
 class Collector {
   readonly byKey = new Map<string, TriedCandidate>();
   private readonly serving: Serving[] = [];
+  /** Image candidates in the order they were run or pulled, with the host they ran on. */
+  private readonly hostImages: { host: string | null; candidate: TriedCandidate }[] = [];
   /** The candidate whose image runs as each named container (`docker run --name widget IMAGE`). */
   private readonly containers = new Map<string, TriedCandidate>();
   /** The framework candidate most recently installed, built or probed on each host, per framework. */
@@ -74,23 +76,58 @@ class Collector {
       (this.containers.get(action.service) as TriedCandidate).actions.push(action);
       return;
     }
+    // A log read on a host (`tail server.log`, `journalctl -u …`) that shows a failure belongs to what was last served there.
+    if (!action.image && !action.service && action.kind === 'inspect' && action.hits.some((h) => h.effect === 'failure' && !signatureNamed(h.name)?.generic)) {
+      this.serving.filter((s) => s.host === (action.dockerHost ?? action.host)).at(-1)?.candidate.actions.push(action);
+      return;
+    }
     if (action.kind === 'download' && action.model && frameworkById(action.framework)?.candidateByModel) {
       this.pulledModel.set(`${action.framework}@${action.host ?? ''}`, action.model);
       return;
     }
     if (!RUNNING_RULES.has(action.rule) || action.kind === 'stop') return;
-    const owner = action.image ? this.imageOwner(action) : this.hostOwner(action);
+    const owner = action.image ? this.imageOwner(action) : (this.execOwner(action) ?? this.hostOwner(action));
     if (!owner) return;
+    if (action.image) this.hostImages.push({ host: action.dockerHost ?? action.host, candidate: owner });
     owner.actions.push(action);
     if (action.image && action.service && (action.kind === 'serve' || action.kind === 'cluster')) this.containers.set(action.service, owner);
     if (action.kind === 'serve') this.serving.push({ host: action.dockerHost ?? action.host, port: action.port, candidate: owner });
+  }
+
+  /**
+   * `docker exec CONTAINER …` runs inside an image: the one that container was started from, or,
+   * for a container a script started (`run_cluster.sh`), the last image of the same framework run
+   * or pulled on that host.
+   */
+  private execOwner(action: TreeAction): TriedCandidate | null {
+    const container = action.rule === 'container-exec' ? action.service : action.container;
+    if (!container) return null;
+    const started = this.containers.get(container);
+    if (started) return started;
+    const host = action.dockerHost ?? action.host;
+    return this.hostImages.filter((i) => i.host === host && action.framework !== null && i.candidate.framework === action.framework).at(-1)?.candidate ?? null;
   }
 
   private health(action: TreeAction): void {
     const host = action.targetHost ?? action.host;
     const matches = this.serving.filter((s) => s.host === host && (s.port === action.port || s.port === null || action.port === null));
     const exact = matches.filter((s) => s.port === action.port);
-    (exact.length > 0 ? exact : matches).at(-1)?.candidate.actions.push(action);
+    (exact.length > 0 ? exact : matches.length > 0 ? matches : this.behindProxy(action)).at(-1)?.candidate.actions.push(action);
+  }
+
+  /**
+   * A check that reaches no server directly goes through a reverse proxy (nginx, a TLS front) to
+   * what was served behind it: on port 80/443 of a host that serves on another port, or by a
+   * domain name where nothing was served under that name, to the last server started.
+   */
+  private behindProxy(action: TreeAction): Serving[] {
+    const host = action.targetHost ?? action.host;
+    const webPort = action.port === 80 || action.port === 443 || action.port === null;
+    if (!webPort) return [];
+    const onHost = this.serving.filter((s) => s.host === host);
+    if (onHost.length > 0) return onHost;
+    const named = host !== null && /[a-z]/i.test(host) && !/^(?:localhost|127\.|\[?::1)/.test(host) && host.includes('.');
+    return named && !this.serving.some((s) => s.host === host) ? this.serving.slice(-1) : [];
   }
 
   private imageOwner(action: TreeAction): TriedCandidate | null {

@@ -123,7 +123,10 @@ export function judge(candidate: TriedCandidate, names: readonly string[], messa
   if (lastHealthy && (!lastNegative || lastHealthy.seq > lastNegative.seq)) {
     verdict = 'accepted';
     for (const action of healthy) decisiveCalls.add(action.callId);
-    const readings = [...new Set(healthy.map((a) => a.reading).filter((r): r is string => r !== null))];
+    // An OpenAI-compatible server answers a model list or a completion only with HTTP 200: say so when no status code was printed.
+    const read = [...new Set(healthy.map((a) => a.reading).filter((r): r is string => r !== null))];
+    const statusShown = read.some((r) => /^health \d{3}$/.test(r));
+    const readings = read.map((r) => (!statusShown && /^(?:model listed|completion answered)\b/.test(r) ? `HTTP 200, ${r}` : r));
     reason = [describeFacts(facts, reasonComponents(false)), readings.join(', ')].filter(Boolean).join('; ');
   } else if (lastNegative) {
     verdict = 'rejected';
@@ -142,7 +145,18 @@ export function judge(candidate: TriedCandidate, names: readonly string[], messa
   } else {
     const last = actions.at(-1);
     const stated = last ? statedRejection(messages, names, last.messageOrdinal - 1, movedOnAt ?? Number.MAX_SAFE_INTEGER) : null;
-    if (stated) {
+    // Nothing ever answered, and a precise failure showed in its output (an OOM in a backgrounded launch's log): that failure decides.
+    const failing = healthy.length === 0 ? actions.filter((a) => a.hits.some((h) => h.effect === 'failure' && !(signatureNamed(h.name)?.generic ?? false))) : [];
+    const shownLabels = reasonLabels(failing.flatMap((a) => a.hits));
+    if (failing.length > 0 && shownLabels.length > 0) {
+      verdict = 'rejected';
+      for (const action of failing) decisiveCalls.add(action.callId);
+      const lastFailing = failing.at(-1) as TreeAction;
+      followup = followupAfter(messages, lastFailing.messageOrdinal);
+      const next = nextAssistant(messages, lastFailing.messageOrdinal);
+      const judgement = next ? judgementClause([next.text, next.reasoning]) : null;
+      reason = judgement ? `${shownLabels.join('; ')} — ${judgement}` : shownLabels.join('; ');
+    } else if (stated) {
       verdict = 'rejected';
       reason = stated.sentence;
       followup = followupAfter(messages, stated.ordinal - 1);
