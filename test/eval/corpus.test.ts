@@ -1,14 +1,14 @@
 // The eval corpus itself: every story validates, renders to exactly the committed transcripts,
 // and a broken story or label-only entry is reported with its file and line.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir as freshDir } from '../helpers/temp.js';
 import { CorpusError, loadRealEntries, loadStories } from '../../eval/load.js';
 import { EVAL_DIR, render, renderAll } from '../../eval/render/main.js';
 
 function tempDir(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'eval-corpus-'));
+  const dir = freshDir('eval-corpus-');
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }

@@ -3,10 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
+const made: string[] = [];
+// Registered once, when a test file imports this module: vitest never runs an `afterAll` that is
+// registered inside a hook or a test, which is where many folders are made.
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A fresh folder under the OS temp dir, removed when the test file ends. */
 export function tempDir(prefix = 'retrace-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  made.push(dir);
   return dir;
 }
 

@@ -1,9 +1,9 @@
 // A step that makes a new secret into a file: which files and keys, its guard, whether it replaces the file.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp.js';
 import { overwritesSecretFile, secretFiles, secretFilesGuard } from '../../src/replay/plan/secret-files.js';
 
 describe('secret files', () => {
@@ -23,7 +23,7 @@ describe('secret files', () => {
   it('guards with the keys being there, and knows when the step replaces the file first', () => {
     const files = secretFiles('cp .env.example .env && sed -i "s/^K=.*/K=$(openssl rand -hex 8)/" .env');
     const guard = secretFilesGuard(files) ?? '';
-    const dir = mkdtempSync(join(tmpdir(), 'retrace-secret-files-'));
+    const dir = tempDir('retrace-secret-files-');
     const holds = (content: string | null): boolean => {
       if (content !== null) writeFileSync(join(dir, '.env'), content);
       try {

@@ -6,10 +6,17 @@ import { afterAll } from 'vitest';
 import type { SshSettings } from '../../../src/replay/run/live-replay.js';
 import { startTestHosts, type HostRole, type StartTestHostsOptions, type TestHosts } from '../../ssh/harness.js';
 
+const started: TestHosts[] = [];
+// Registered once, when a test file imports this module: vitest never runs an `afterAll` that is
+// registered inside `beforeAll`, where the hosts are started.
+afterAll(async () => {
+  await Promise.all(started.splice(0).map((hosts) => hosts.stop()));
+});
+
 /** Starts the test hosts for this file and stops them after it. */
 export async function useTestHosts(options: StartTestHostsOptions = {}): Promise<TestHosts> {
   const hosts = await startTestHosts({ ...options, sessionEnv: { SPARK_SIM_LOAD_SECONDS: '0', ...options.sessionEnv } });
-  afterAll(() => hosts.stop());
+  started.push(hosts);
   return hosts;
 }
 
