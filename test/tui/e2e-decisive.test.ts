@@ -54,8 +54,11 @@ describe('from the tree to the line that decided (tmux, built binary)', () => {
     expect(output.split('\n')[0]).toContain('Output · aurora@10.1.230.180: docker run --rm scitrera');
     // The other decisive lines are marked too.
     expect(output).toMatch(/^ *\d+◆ Qwen3\.5 MoE: NOT FOUND/m);
-    await tty.press('q', 'Escape', 'Escape');
-    await tty.waitForText('Decision tree ·');
+    // Back one screen at a time: the output, then Why, each waited for (keys sent in one go raced the screens).
+    await tty.press('q');
+    await tty.waitFor((screen) => screen.split('\n')[0]?.includes('Why · scitrera') === true, 'the Why screen');
+    await tty.press('Escape');
+    await tty.waitFor((screen) => screen.split('\n')[0]?.includes('Decision tree ·') === true, 'the tree');
   });
 
   it('the accepted candidate lists every step of the winning path; p shows the plan retrace plan prints', async () => {
