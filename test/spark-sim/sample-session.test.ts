@@ -19,11 +19,12 @@ const commands = await readRecordedCommands(samplePath);
 
 // Where the simulation says less than the recording, on purpose. `command` guards against the
 // sample changing under this list.
-const KNOWN_DIFFERENCES: Record<number, { command: string; reason: string; expected: string[] }> = {
+const KNOWN_DIFFERENCES: Record<number, { command: string; reason: string; expected: string[]; oneOf?: string[] }> = {
   35: {
     command: 'tail -n 6 /tmp/vllm-serve.log',
-    reason: 'how many shards are loaded at that moment depends on timing',
-    expected: ['Loading safetensors checkpoint shards:'],
+    reason: 'how far the load has got at that moment depends on timing (on a loaded machine it may be done)',
+    expected: [],
+    oneOf: ['Loading safetensors checkpoint shards:', 'Application startup complete.'],
   },
   38: {
     command: 'cat /tmp/vllm-serve.log',
@@ -68,6 +69,7 @@ describe(`the sample session's commands on the simulated Sparks (${commands.leng
     const difference = KNOWN_DIFFERENCES[ordinal];
     if (difference) {
       for (const text of difference.expected) expect(ours.join('\n')).toContain(text);
+      if (difference.oneOf) expect(difference.oneOf.some((text) => ours.join('\n').includes(text)), ours.join('\n')).toBe(true);
       return;
     }
     const missing = normalizeOutput(output, '/home/aurora').filter((line) => !ours.includes(line));
