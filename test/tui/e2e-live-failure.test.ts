@@ -105,7 +105,7 @@ describe('a failing live run in the TUI', () => {
       expect(compared).toMatch(/Digest: sha256:[0-9a-f]{12}/);
       expect(compared).toMatch(/differing lines? · Enter: whole outputs/);
       await tty.press('Escape', 'Escape', 'q');
-      await tty.waitForText('EXIT=0', 30_000);
+      await tty.waitForText('EXIT=0', 60_000);
       expect(tty.display('#{alternate_on}')).toBe('0');
 
       // The same run, finished, from `retrace tui --run` in a wide terminal: side by side.
@@ -121,7 +121,7 @@ describe('a failing live run in the TUI', () => {
         const whole = await wide.waitForText(`Run vs record · ${runId} · head:pull-image`);
         expect(whole).toMatch(/lines \d+–\d+ of \d+/);
         await wide.press('Escape', 'q');
-        await wide.waitForText('EXIT=0', 30_000);
+        await wide.waitForText('EXIT=0', 60_000);
       } finally {
         wide.stop();
       }
@@ -162,7 +162,7 @@ describe('a failing live run in the TUI', () => {
       await tty.press('g');
       await tty.waitForText('finished in an earlier attempt of this run');
       await tty.press('q');
-      await tty.waitForText('EXIT=0', 30_000);
+      await tty.waitForText('EXIT=0', 60_000);
     } finally {
       tty.stop();
     }
