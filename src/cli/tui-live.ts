@@ -1,6 +1,6 @@
 import type { RunController, RunEvent } from '../core/run/events.js';
 import type { Database } from '../store/database.js';
-import { closeLostTerminalAtExit, surviveLostTerminal } from '../tui/lost-terminal.js';
+import { expectLostTerminal, STOP_SIGNALS } from '../tui/lost-terminal.js';
 import { RunEventBuffer } from '../tui/run-event-buffer.js';
 import { loadTui, type TuiModule } from './commands/tui.js';
 import { createTuiServices } from './tui-services.js';
@@ -58,8 +58,6 @@ export function resumeCommandOf(runId: string): string {
   return `retrace replay --resume ${runId}`;
 }
 
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
 /** Stop signals that arrive before the TUI is up: they interrupt the run (once it exists). */
 class EarlyStop {
   private controller: RunController | null = null;
@@ -67,8 +65,7 @@ class EarlyStop {
   signalled = false;
   private readonly onSignal = (signal: NodeJS.Signals): void => {
     this.signalled = true;
-    surviveLostTerminal();
-    if (signal === 'SIGHUP') closeLostTerminalAtExit();
+    expectLostTerminal(signal);
     this.controller?.interrupt();
   };
 

@@ -48,3 +48,16 @@ export function closeLostTerminalAtExit(proc: NodeJS.Process = process): void {
     }
   });
 }
+
+/** The signals that stop a live run: Ctrl-C, a `kill`, the terminal or the ssh session closing. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * What every stop handler does first: from now on a write to a terminal that is gone must not end
+ * the process before the run is stopped and recorded; after SIGHUP it is gone, so it is also closed
+ * at exit (see closeLostTerminalAtExit).
+ */
+export function expectLostTerminal(signal: NodeJS.Signals, proc: NodeJS.Process = process): void {
+  surviveLostTerminal(proc);
+  if (signal === 'SIGHUP') closeLostTerminalAtExit(proc);
+}

@@ -4,7 +4,7 @@ import type { Route } from './routes.js';
 import type { TuiServices } from './services.js';
 import { enterFullScreen, type TerminalStreams } from './terminal.js';
 import { themeFromEnv } from './theme.js';
-import { closeLostTerminalAtExit, surviveLostTerminal } from './lost-terminal.js';
+import { expectLostTerminal, STOP_SIGNALS } from './lost-terminal.js';
 import { plainModeWanted, renderPlain } from './plain-mode.js';
 
 export interface RunTuiOptions extends Partial<TerminalStreams> {
@@ -17,7 +17,6 @@ export interface RunTuiOptions extends Partial<TerminalStreams> {
 
 /** How long a stop may take before the user is told what it waits for. */
 const STOP_NOTICE_MS = 1_000;
-const STOP_SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
 
 /**
  * Runs the TUI until the user quits: `start` is the stack of screens to open with (bottom first).
@@ -40,8 +39,7 @@ export async function runTui(services: TuiServices, start: readonly Route[], opt
   );
   let unmount: (() => void) | null = null;
   const onStopSignal = (signal: NodeJS.Signals) => {
-    surviveLostTerminal();
-    if (signal === 'SIGHUP') closeLostTerminalAtExit();
+    expectLostTerminal(signal);
     liveRun?.interrupt();
     try {
       unmount?.();
@@ -52,7 +50,7 @@ export async function runTui(services: TuiServices, start: readonly Route[], opt
   if (liveRun) {
     // Registered before the terminal's own handlers, so the last frame is drawn on the alternate
     // screen before it is left. A hung-up terminal fails every write (EIO): that must not crash the
-    // process before the run is stopped and recorded (see surviveLostTerminal).
+    // process before the run is stopped and recorded (see expectLostTerminal).
     for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
     for (const stream of [streams.stdout, streams.stderr, streams.stdin]) stream.on('error', ignore);
   }

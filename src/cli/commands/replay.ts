@@ -5,7 +5,7 @@ import { resolveDbPath } from '../db-path.js';
 import { JobFailedError, UsageError } from '../errors.js';
 import { RunEventPrinter } from '../format/run-events.js';
 import type { Output } from '../output.js';
-import { closeLostTerminalAtExit, surviveLostTerminal } from '../../tui/lost-terminal.js';
+import { expectLostTerminal, STOP_SIGNALS } from '../../tui/lost-terminal.js';
 import { resumeCommandOf, watchLiveRunInTui } from '../tui-live.js';
 import { NothingToReplayError } from '../../replay/plan/extract.js';
 import { renderDryRun, secretNamesOf, StepRangeError } from '../../replay/plan/render.js';
@@ -92,8 +92,6 @@ async function dryRun(db: Database, prepared: PreparedReplay, options: ReplayOpt
   return 0;
 }
 
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
 async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOptions, output: Output): Promise<number> {
   const inRange = prepared.plan.steps.slice(prepared.range.first, prepared.range.last + 1);
   const destructive = inRange.filter((step) => step.destructive).map((step) => step.id);
@@ -137,18 +135,10 @@ async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOp
   // Ctrl-C, a `kill`, or the terminal closing (SIGHUP): the remote steps are stopped and the run
   // recorded as interrupted, so `--resume` goes on from there.
   const onSigint = (signal: NodeJS.Signals): void => {
-    if (signal === 'SIGHUP') {
-      // The terminal is gone: writing to it fails (EIO), which must not end the process before
-      // the run is stopped and recorded.
-      surviveLostTerminal();
-      closeLostTerminalAtExit();
-    }
+    expectLostTerminal(signal);
     replay.controller.interrupt();
-    try {
-      output.warn('\nInterrupted: stopping the running step and recording the run …');
-    } catch {
-      // nobody to tell
-    }
+    // To a terminal that is gone this fails later, as an error expectLostTerminal ignores.
+    output.warn('\nInterrupted: stopping the running step and recording the run …');
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSigint);
   try {
