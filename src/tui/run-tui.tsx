@@ -4,7 +4,7 @@ import type { Route } from './routes.js';
 import type { TuiServices } from './services.js';
 import { enterFullScreen, type TerminalStreams } from './terminal.js';
 import { themeFromEnv } from './theme.js';
-import { expectLostTerminal, STOP_SIGNALS } from './lost-terminal.js';
+import { expectLostTerminal, isLostTerminalError, STOP_SIGNALS } from './lost-terminal.js';
 import { plainModeWanted, renderPlain } from './plain-mode.js';
 
 export interface RunTuiOptions extends Partial<TerminalStreams> {
@@ -47,6 +47,15 @@ export async function runTui(services: TuiServices, start: readonly Route[], opt
       // Ink's last frame to a hung-up terminal: the run is stopping all the same.
     }
   };
+  // An uncaught error while a live run goes on. A write to a terminal that is gone can fail before
+  // the hangup's SIGHUP is handled (a frame drawn in between): that is the hangup, and stops the run
+  // as SIGHUP does. Anything else is reported, and the run is stopped and recorded before the exit
+  // (either way the stop handler takes over errors from here: see expectLostTerminal).
+  const onLiveCrash = (error: unknown) => {
+    if (isLostTerminalError(error)) return onStopSignal('SIGHUP');
+    say(streams.stderr, `retrace tui: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    onStopSignal('SIGINT');
+  };
   if (liveRun) {
     // Registered before the terminal's own handlers, so the last frame is drawn on the alternate
     // screen before it is left. A hung-up terminal fails every write (EIO): that must not crash the
@@ -59,7 +68,7 @@ export async function runTui(services: TuiServices, start: readonly Route[], opt
   // Raw before the first frame: a key typed while the screens load is neither echoed nor held in
   // the terminal's line buffer; it waits, unread, until Ink reads stdin, and is routed then.
   if (streams.stdin.isTTY && !plain) streams.stdin.setRawMode(true);
-  const terminal = plain ? { restore: () => undefined } : enterFullScreen(streams);
+  const terminal = plain ? { restore: () => undefined } : enterFullScreen(streams, process, liveRun ? { onCrash: onLiveCrash } : {});
   let firstFrame = true;
   try {
     const theme = plain ? { colour: false } : themeFromEnv(options.env);

@@ -23,8 +23,16 @@ export interface TerminalStreams {
 
 const SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
 
+export interface FullScreenOptions {
+  /**
+   * An uncaught error or rejection, after the terminal is restored. Without it the error is printed
+   * and the process exits 1; a live run passes its own, which stops and records the run first.
+   */
+  onCrash?(error: unknown): void;
+}
+
 /** Switches to the alternate screen and arranges for the terminal to be restored on every way out. */
-export function enterFullScreen(streams: TerminalStreams, proc: NodeJS.Process = process): TerminalSession {
+export function enterFullScreen(streams: TerminalStreams, proc: NodeJS.Process = process, options: FullScreenOptions = {}): TerminalSession {
   let restored = false;
   const restore = () => {
     if (restored) return;
@@ -49,6 +57,10 @@ export function enterFullScreen(streams: TerminalStreams, proc: NodeJS.Process =
   };
   const onCrash = (error: unknown) => {
     restore();
+    if (options.onCrash) {
+      options.onCrash(error);
+      return;
+    }
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     streams.stderr.write(`retrace tui: unexpected failure: ${text}\n`);
     proc.exit(1);

@@ -35,7 +35,9 @@ function replayLine(): string {
   ].join(' ');
 }
 
-function forgetDownloads(): void {
+/** A fresh start for the next test: no download left running (a failed test may leave one), none on disk. */
+async function forgetDownloads(): Promise<void> {
+  await until(() => downloadsRunning().length === 0, 'downloads left by an earlier test to end', 30_000);
   for (const role of ['head', 'worker'] as const) {
     rmSync(join(hosts.host(role).homeDir, '.cache', 'huggingface', 'hub', 'models--Qwen--Qwen3.5-122B-A10B-FP8'), { recursive: true, force: true });
   }
@@ -87,7 +89,7 @@ describe('stopping a live run in the TUI', () => {
   }, 180_000);
 
   it('SIGTERM stops the remote step, records the run as interrupted, and the scrollback keeps the run id and the Resume line', async () => {
-    forgetDownloads();
+    await forgetDownloads();
     const tty = new TmuxTerminal('live-term');
     try {
       await tty.start(100, 30);
@@ -114,7 +116,7 @@ describe('stopping a live run in the TUI', () => {
 
   /** Runs the replay in a terminal, closes the terminal mid-download, and returns the run and how the replay exited. */
   async function hangUpMidDownload(name: string, commandLine: string): Promise<{ run: { id: string; status: string } | undefined; exit: string; listed: unknown }> {
-    forgetDownloads();
+    await forgetDownloads();
     const before = new Set((await runs()).map((run) => run.id));
     const tty = new TmuxTerminal(name);
     await tty.start(100, 30);

@@ -71,6 +71,19 @@ describe('the terminal around the TUI', () => {
     expect(proc.exits).toEqual([1]);
   });
 
+  it('hands a crash to the caller that asked for it, after restoring, and does not exit', () => {
+    const { streams, proc, screen, errors } = fakes();
+    const crashes: unknown[] = [];
+    enterFullScreen(streams, proc as unknown as NodeJS.Process, { onCrash: (error) => crashes.push(error) });
+    const lost = Object.assign(new Error('write EIO'), { code: 'EIO' });
+    proc.emit('uncaughtException', lost);
+    expect(screen().endsWith(LEAVE)).toBe(true);
+    expect(crashes).toEqual([lost]);
+    expect(errors).toEqual([]);
+    expect(proc.exits).toEqual([]);
+    expect(proc.listenerCount('uncaughtException')).toBe(0);
+  });
+
   it('restores when the process exits any other way', () => {
     const { streams, proc, screen } = fakes();
     enterFullScreen(streams, proc as unknown as NodeJS.Process);
