@@ -1,5 +1,5 @@
 import type { ParsedCommand, Place } from '../shell/index.js';
-import { commandText } from '../shell/index.js';
+import { commandText, parseCommandLine } from '../shell/index.js';
 import type { ActionKind } from './kinds.js';
 import { applyRules } from './rules.js';
 import type { ClassifyContext, CommandView, RuleMatch } from './view.js';
@@ -54,6 +54,15 @@ function viewOf(command: ParsedCommand, tool: string, input: string, inner: Rule
   };
 }
 
+/** The units `systemctl start|restart|enable --now U…` starts. */
+function startedUnits(command: ParsedCommand): string[] {
+  if (command.program !== 'systemctl') return [];
+  const args = command.argv.slice(1).filter((a) => !a.startsWith('-'));
+  const verb = args[0] ?? '';
+  if (!/^(?:start|restart|reload-or-restart|try-restart)$/.test(verb) && !(verb === 'enable' && command.argv.includes('--now'))) return [];
+  return args.slice(1);
+}
+
 export function classifyCommands(commands: readonly ParsedCommand[], tool: string, input = '{}', context: ClassifyContext | null = null): ClassifiedCommand[] {
   const found: ClassifiedCommand[] = [];
   let cwd: string | null = null;
@@ -72,6 +81,11 @@ export function classifyCommands(commands: readonly ParsedCommand[], tool: strin
     const match = applyRules(viewOf(command, tool, input, inner, cwd, context));
     if (match) found.push({ command, match, place: placeOf(command) });
     for (const child of substitutions) visit(child);
+    // Starting a systemd unit the session wrote runs its ExecStart on that host: that launch is classified too.
+    for (const unit of startedUnits(command)) {
+      const started = context?.unitCommand(unit);
+      if (started) for (const launched of parseCommandLine(started, command.place)) visit(launched);
+    }
   };
   for (const command of commands) visit(command);
   return found;

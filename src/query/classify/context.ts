@@ -84,6 +84,13 @@ export class SessionContext implements ClassifyContext {
     return files.flatMap((f) => manifestImagesOf(f.text));
   }
 
+  unitCommand(unit: string): string | null {
+    const name = unit.endsWith('.service') ? unit : `${unit}.service`;
+    const file = this.files.find((path) => path === name || path.endsWith(`/${name}`))[0];
+    const starts = file ? [...file.text.matchAll(/^\s*ExecStart=[-@+!:]*(.+)$/gm)].map((m) => (m[1] as string).trim()).filter(Boolean) : [];
+    return starts.at(-1) ?? null;
+  }
+
   currentWorkloadImage(): string | null {
     return this.workloadImage;
   }

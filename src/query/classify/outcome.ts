@@ -33,6 +33,9 @@ export function readHealth(output: string | null): HealthReading | null {
     return { ok: true, label: content ? `completion answered "${content[1] as string}"` : 'completion answered', line: content?.[0] ?? '"choices": […]' };
   }
   const code = /^\s*(?:health:?\s*|HTTP\/[\d.]+\s+|status:?\s*)?(\d{3})\b\s*$/im.exec(output) ?? /HTTP\/[\d.]+ (\d{3})/.exec(output);
+  // A health endpoint that answers with a status body (`{"status":"ok"}`, llama.cpp, TabbyAPI) answered 200.
+  const status = code ? null : /"status"\s*:\s*"(ok|healthy|ready|up|alive)"/i.exec(output);
+  if (status) return { ok: true, label: `health 200, status ${(status[1] as string).toLowerCase()}`, line: status[0] };
   if (code) {
     const value = code[1] as string;
     return { ok: /^2\d\d$/.test(value), label: `health ${value}`, line: code[0].trim() };

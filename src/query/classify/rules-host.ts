@@ -131,6 +131,8 @@ export const HOST_RULES: readonly Rule[] = [
     match: (v) => {
       const pip = pipArgs(v);
       let packages: string[] | null = null;
+      // An editable install (`pip install -e .`) builds a source tree: a source build, not a package.
+      if (pip && pip[0] === 'install' && optionValue(pip, ['-e', '--editable']) !== null) return null;
       if (pip && pip[0] === 'install') packages = positionals(pip.slice(1), PIP_VALUE_OPTIONS);
       else if ((v.program === 'pipx' || v.program === 'conda' || v.program === 'mamba' || v.program === 'micromamba') && v.args[0] === 'install') packages = positionals(v.args.slice(1), new Set(['-c', '--channel', '-n', '--name']));
       else if (v.program === 'uv' && v.args[0] === 'add') packages = positionals(v.args.slice(1));
@@ -177,8 +179,15 @@ export const HOST_RULES: readonly Rule[] = [
         const repository = /([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(url)?.[1] ?? url;
         return { subject: repository || null, subjectKind: 'repository', framework: frameworkIn(repository)?.id ?? null };
       }
-      if (v.program === 'make' || (v.program === 'cmake' && v.args.includes('--build')) || (isPython(v.program) && v.args[0] === 'setup.py') || (pipArgs(v)?.[0] === 'wheel')) {
-        return { subject: null, subjectKind: null };
+      const pip = pipArgs(v);
+      const editable = pip?.[0] === 'install' ? optionValue(pip, ['-e', '--editable']) : null;
+      if (v.program === 'make' || v.program === 'cmake' || (isPython(v.program) && /^(?:\.\/)?(?:[\w.-]+\/)*(?:setup|build[\w-]*)\.py$/.test(v.args[0] ?? '')) || pip?.[0] === 'wheel' || editable !== null) {
+        // The framework is named by the source tree built: the folder the command ran in, `-S`/`-C DIR`, or `pip install -e DIR`.
+        const tree = [editable, optionValue(v.args, ['-S', '-C', '--directory']), v.cwd].filter((d): d is string => d !== null && d !== '.').join(' ');
+        const framework = tree ? frameworkIn(tree) : null;
+        // A configure step's defines (`-DCMAKE_CUDA_ARCHITECTURES=87`) are what a rebuild changes.
+        const defines = v.program === 'cmake' ? v.args.filter((a) => /^-D[A-Z]/.test(a)).join(' ') : '';
+        return { subject: null, subjectKind: null, framework: framework?.id ?? null, options: defines || null };
       }
       return null;
     },

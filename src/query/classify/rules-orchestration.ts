@@ -1,5 +1,5 @@
 import { frameworkIn, imageDisplayName } from './names.js';
-import { envShape, joinShapes, serveShape } from './shape.js';
+import { envShape, joinShapes, launchOptions, serveShape } from './shape.js';
 import { optionValue, positionals, type CommandView, type ComposeService, type Extracted, type Rule } from './view.js';
 
 /**
@@ -48,6 +48,7 @@ function composeServe(service: ComposeService): Extracted {
     port: service.ports[0] ?? null,
     framework: framework?.id ?? null,
     config: joinShapes(serveShape(service.command, framework), envShape(service.environment, framework)),
+    options: launchOptions(service.command, framework),
   };
 }
 

@@ -1,7 +1,7 @@
 import { ORCHESTRATION_RULES } from './rules-orchestration.js';
 import { frameworkById, frameworkIn, frameworks, imageDisplayName, isLocalHost, looksLikeModelId, parseEndpoint, type Framework } from './names.js';
 import type { CompiledLauncher } from '../rules/compile.js';
-import { envShape, joinShapes, serveShape } from './shape.js';
+import { envShape, joinShapes, launchOptions, serveShape } from './shape.js';
 import { optionValue, positionals, type CommandView, type Extracted, type Rule } from './view.js';
 
 /**
@@ -33,6 +33,7 @@ function containerRun(view: CommandView): Extracted {
     port: inner?.port ?? run?.ports[0] ?? null,
     framework: inner?.framework ?? framework?.id ?? null,
     config: joinShapes(flags, envShape(run?.env ?? {}, shapeFramework)),
+    options: inner?.framework ? (inner.options ?? null) : args[0]?.startsWith('-') ? launchOptions(args, framework) : null,
   };
 }
 
@@ -233,7 +234,7 @@ export const RUNTIME_RULES: readonly Rule[] = [
       const build = launcherOf(v, (f) => f.builders);
       if (!build) return null;
       const model = optionValue(build.args, [...build.framework.modelOptions, '--model_dir', '--checkpoint_dir']);
-      return { subject: model, subjectKind: 'model', model, framework: build.framework.id, config: joinShapes(serveShape(build.args, build.framework), envShape(v.env, build.framework)) };
+      return { subject: model, subjectKind: 'model', model, framework: build.framework.id, config: joinShapes(serveShape(build.args, build.framework), envShape(v.env, build.framework)), options: launchOptions(build.args, build.framework) };
     },
   },
   ...ORCHESTRATION_RULES,
@@ -252,6 +253,7 @@ export const RUNTIME_RULES: readonly Rule[] = [
         port: servedPort(launch.args, launch.framework),
         framework: launch.framework.id,
         config: joinShapes(serveShape(launch.args, launch.framework), envShape(v.env, launch.framework)),
+        options: launchOptions(launch.args, launch.framework),
       };
     },
   },

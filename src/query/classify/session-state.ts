@@ -57,6 +57,11 @@ export class SessionState {
       if (files.length === 1 && (only.program === 'cat' || only.argv.includes('-n'))) this.context.files.observeShellRead(files[0] as string, output);
     }
     for (const command of commands) {
+      // A file written from a here-document (`sudo tee /etc/systemd/system/x.service <<EOF`, `cat > f <<EOF`) is known like one written with a tool.
+      if (command.stdin !== null) {
+        const target = command.program === 'tee' ? command.argv.slice(1).find((a) => !a.startsWith('-')) : command.program === 'cat' ? command.redirects.find((r) => r.op === '>' || r.op === '>>')?.target : undefined;
+        if (target) this.context.files.observeShellRead(target, command.stdin);
+      }
       if (command.program === 'sed' && command.argv.some((a) => a === '-i' || a.startsWith('-i'))) {
         const script = command.argv.slice(1).find((a) => /^s(.).+\1.*\1[gI]*$/.test(a));
         const file = command.argv.at(-1);

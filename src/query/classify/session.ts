@@ -78,6 +78,8 @@ export interface ActionRecord {
   derivedFrom?: string | null;
   /** For a model created from another (`ollama create NAME` with `FROM base`): the base (not stored). */
   baseModel?: string | null;
+  /** A launch's or build's options beyond its shape (`--max-model-len 16384`), as typed (not stored: the tree reads it to tell approaches apart). */
+  options?: string | null;
   /** The host a remote docker engine runs on (`DOCKER_HOST=ssh://…`): where its containers listen (not stored). */
   dockerHost?: string | null;
 }
@@ -188,6 +190,7 @@ export class SessionClassifier {
       container: place.container ?? (match.subjectKind === 'container' ? match.subject : null),
       framework: match.framework ?? null,
       config: match.config ?? null,
+      options: match.options ?? null,
       packages: match.packages ?? [],
       host: place.host,
       user: place.user,

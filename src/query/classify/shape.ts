@@ -53,3 +53,52 @@ export function shapeKey(config: string | null, framework: Framework | null): st
   const shapes = framework ? framework.shapeOptions : unionShapes();
   return config.split(' ').map((word) => shapes.find(([, names]) => names.includes(word))?.[0] ?? word).join(' ');
 }
+
+/**
+ * Options that say where a server listens, what it is called, where it logs or which node it is:
+ * they change between launches without changing how the model is served, so they never tell two
+ * approaches apart.
+ */
+const PLACE_OPTIONS = new Set([
+  '--host', '--hostname', '--ip', '--bind', '--listen', '--name', '--api-key', '--hf-token', '--token', '--download-dir', '--log-level',
+  '--uvicorn-log-level', '--log-file', '--seed', '--disable-log-requests', '--disable-log-stats', '--chat-template', '--tokenizer',
+  '--served-model-name', '--model-name', '--port', '-p', '--trust-remote-code', '-j', '--parallel', '--config', '--verbose', '-v',
+  // Which node of a multi-node launch this is, and where the others are: every node of one layout differs in them.
+  '--node-rank', '--node_rank', '--rank', '--dist-init-addr', '--master-addr', '--master_addr', '--master-port', '--master_port',
+  '--nccl-init-addr', '--dist-url', '--address', '--headless', '--data-parallel-address', '--data-parallel-rpc-port', '--data-parallel-start-rank',
+]);
+
+/** Options that name a folder or file (`--output_dir`, `--checkpoint-path`, `--log-file`): where, not how. */
+const PATH_OPTION = /dir\b|dir$|path|file|output|cache|log/i;
+
+/**
+ * A launch's other options (beyond its model, port and shape), as a reader spells them:
+ * `--max-model-len 16384`, `--enforce-eager`, `-DCMAKE_CUDA_ARCHITECTURES=87`. When one of these
+ * changes between two launches of one candidate (the fix after a failure), the launches are two
+ * approaches named by it. `--flag=value` is written `--flag value`.
+ */
+export function launchOptions(args: readonly string[], framework: Framework | null): string | null {
+  const own = new Set([...(framework?.modelOptions ?? []), ...(framework?.portOptions ?? []), ...(framework?.servedNameOptions ?? [])]);
+  const shapes = new Set((framework ? framework.shapeOptions : unionShapes()).flatMap(([, names]) => names));
+  const parts: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (!/^--?[A-Za-z]/.test(arg)) continue;
+    // `-DNAME=VALUE` (a build define) is one word.
+    if (/^-D[A-Z]/.test(arg)) {
+      parts.push(arg);
+      continue;
+    }
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const next = args[i + 1];
+    const hasValue = eq > 0 || (next !== undefined && !next.startsWith('-'));
+    const value = eq > 0 ? arg.slice(eq + 1) : hasValue ? (next as string) : null;
+    if (eq <= 0 && hasValue) i += 1;
+    if (own.has(flag) || shapes.has(flag) || PLACE_OPTIONS.has(flag) || PATH_OPTION.test(flag)) continue;
+    // A value that is a path says where, not how.
+    if (value !== null && /^[~/.]/.test(value)) continue;
+    parts.push(value === null ? flag : `${flag} ${value}`);
+  }
+  return parts.length > 0 ? parts.join(' ') : null;
+}

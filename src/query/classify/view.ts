@@ -40,6 +40,8 @@ export interface ComposeService {
 export interface ClassifyContext {
   /** The services of the compose file a `docker compose` command means (`-f FILE`, or the one in `cwd`). */
   composeServices(file: string | null, cwd: string | null): ComposeService[];
+  /** The command a systemd unit the session wrote or read starts (its last `ExecStart=`), by unit name. */
+  unitCommand(unit: string): string | null;
   /** The images the manifests at a path (`kubectl apply -f FILE` / `-k DIR`) run. */
   manifestImages(path: string, directory: boolean): string[];
   /** The image of the workload a `kubectl logs|describe` looks at (the one applied or set last). */
@@ -63,6 +65,8 @@ export interface RuleMatch {
   framework?: string | null;
   /** Serving shape flags (`--tp 16 --nnodes 2`): what tells two launches of one image apart. */
   config?: string | null;
+  /** A launch's or build's other options (`--max-model-len 16384`, `-DCMAKE_CUDA_ARCHITECTURES=87`): an approach when they change between launches. */
+  options?: string | null;
   packages?: string[];
 }
 

@@ -4,26 +4,44 @@ import type { TriedCandidate } from './tried.js';
 import type { TreeAction } from './types.js';
 
 /**
- * Approaches: the ways one candidate was run, when it was run in more than one. A way is a shape
- * (the layout flags or variables of its serves and engine builds: `--tensor-parallel-size 16` vs
- * `--tensor-parallel-size 8 --pipeline-parallel-size 2`, `NIM_MODEL_PROFILE`) and, when the
+ * Approaches: the ways one candidate was run, when it was run in more than one. A way is the
+ * setting its serves and builds were launched with: the layout flags or variables
+ * (`--tensor-parallel-size 16` vs `--tensor-parallel-size 8 --pipeline-parallel-size 2`,
+ * `NIM_MODEL_PROFILE`), the other options that changed between launches (`--max-model-len 131072`
+ * then `--max-model-len 16384`, a rebuild with `-DCMAKE_CUDA_ARCHITECTURES=87`) and, when the
  * candidate served several builds of one model (`HF://…-q4f16_1-MLC` vs a local conversion), the
- * weights. A launch with no distinguishing flags is the candidate itself, not an approach. Each
- * approach is named as typed. Health checks, probes and log reads belong to the shape launched or
- * built last before them.
+ * weights. What every launch shared says nothing; a launch with nothing of its own is the
+ * candidate itself, not an approach. Health checks, probes and log reads belong to the setting
+ * launched or built last before them.
  */
 const SHAPE_KINDS = new Set(['serve', 'build']);
 const FOLLOWER_KINDS = new Set(['health', 'probe', 'inspect']);
 
+type Framework = ReturnType<typeof frameworkById>;
+
+/** One word of a setting as typed (`--max-model-len 16384`, `--enforce-eager`, `OLLAMA_KV_CACHE_TYPE=q8_0`), keyed by its meaning. */
+interface Token {
+  typed: string;
+  /** The option by its label (`--tp_size` and `--tensor-parallel-size` are both `--tp`). */
+  option: string;
+  /** The option and its value by label: two spellings of one setting compare equal. */
+  key: string;
+  layout: boolean;
+}
+
 interface Shaped {
   action: TreeAction;
   key: string;
-  config: string | null;
+  tokens: Token[];
   model: string | null;
 }
 
 function isShapeAction(action: TreeAction): boolean {
-  return SHAPE_KINDS.has(action.kind) && (action.kind === 'serve' || (action.framework !== null && action.rule !== 'source-build' && action.rule !== 'image-commit'));
+  if (!SHAPE_KINDS.has(action.kind) || action.rule === 'image-commit') return false;
+  if (action.kind === 'serve') return true;
+  // A source build is a setting only when it was configured with defines (`cmake -DCMAKE_CUDA_ARCHITECTURES=87`).
+  if (action.rule === 'source-build') return action.framework !== null && Boolean(action.options);
+  return action.framework !== null;
 }
 
 function servedModel(action: TreeAction): string | null {
@@ -55,47 +73,60 @@ function modelsVary(actions: readonly TreeAction[]): boolean {
   });
 }
 
-function shapedActions(parent: TriedCandidate): Shaped[] {
-  const byModel = modelsVary(parent.actions);
-  const shaped: Shaped[] = [];
-  let lastBuild: Shaped | null = null;
-  for (const action of parent.actions) {
-    if (!isShapeAction(action)) continue;
-    let config = action.config;
-    // A build step without layout flags continues the one before it (`quantize.py --tp_size 2`, then `trtllm-build`).
-    if (action.kind === 'build' && !config && lastBuild) config = lastBuild.config;
-    const model = byModel && action.kind === 'serve' ? servedModel(action) : null;
-    const entry: Shaped = { action, key: `${shapeKey(config, frameworkById(action.framework ?? parent.framework))}|${model ?? ''}`, config, model };
-    if (action.kind === 'build') lastBuild = entry;
-    shaped.push(entry);
-  }
-  return shaped;
-}
-
 const LAYOUT_LABELS = new Set(['--tp', '--pp', '--dp', '--ep', '--nnodes']);
 
-/**
- * How a reader names an approach: a layout compactly (`tp16`, `tp8 pp2`), other options as typed
- * (`--kv-cache-dtype fp8`, `OLLAMA_KV_CACHE_TYPE=q8_0`), a variable set to an opaque id by its name
- * (`NIM_MODEL_PROFILE`), the weights by their name.
- */
-function approachParts(config: string | null, framework: ReturnType<typeof frameworkById>): string[] {
-  const words = (config ?? '').split(' ').filter(Boolean);
-  const parts: string[] = [];
+/** The words of a setting: `--flag value` pairs, lone flags, `NAME=value` variables and `-DNAME=VALUE` defines. */
+function tokensOf(text: string | null | undefined, framework: Framework): Token[] {
+  const words = (text ?? '').split(' ').filter(Boolean);
+  const tokens: Token[] = [];
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string;
-    const label = shapeKey(word, framework);
-    if (word.startsWith('-') && LAYOUT_LABELS.has(label) && words[i + 1] !== undefined) {
-      parts.push(label === '--nnodes' ? `on ${words[i + 1] as string} nodes` : `${label.replace(/^-+/, '')}${words[i + 1] as string}`);
-      i += 1;
-    } else if (/^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(word) && /=[0-9a-f]{16,}$/.test(word)) {
-      parts.push(word.slice(0, word.indexOf('=')));
-    } else if (word.startsWith('-') && words[i + 1] !== undefined && !(words[i + 1] as string).startsWith('-')) {
-      parts.push(`${word} ${words[i + 1] as string}`);
-      i += 1;
-    } else parts.push(word);
+    const next = words[i + 1];
+    const paired = /^--?[a-z]/i.test(word) && !/^-D[A-Z]/.test(word) && next !== undefined && !next.startsWith('-') && !/^[A-Z][A-Z0-9_]*=/.test(next);
+    const option = shapeKey(word.split('=')[0] as string, framework);
+    const value = paired ? (next as string) : /=/.test(word) ? word.slice(word.indexOf('=') + 1) : '';
+    tokens.push({ typed: paired ? `${word} ${next as string}` : word, option, key: `${option}=${value}`, layout: LAYOUT_LABELS.has(option) });
+    if (paired) i += 1;
   }
-  return parts;
+  return tokens;
+}
+
+/** Tokens by option, a later one replacing an earlier one of the same option. */
+function merged(...lists: Token[][]): Token[] {
+  const byOption = new Map<string, Token>();
+  for (const list of lists) for (const token of list) byOption.set(token.option, token);
+  return [...byOption.values()];
+}
+
+/**
+ * Each shape action with the whole setting in force when it ran: the options of the builds so far
+ * (each build step adds to the ones before it: `quantize.py --tp_size 2`, then `trtllm-build
+ * --max_batch_size 64`; a later value of an option replaces the earlier) and of the last launch (a
+ * build before the first launch is building for that launch).
+ */
+function shapedActions(parent: TriedCandidate): Shaped[] {
+  const byModel = modelsVary(parent.actions);
+  const frameworkOf = (action: TreeAction): Framework => frameworkById(action.framework ?? parent.framework);
+  const shapes = parent.actions.filter(isShapeAction);
+  const own = (action: TreeAction): Token[] => tokensOf([action.config, action.options].filter(Boolean).join(' '), frameworkOf(action));
+  const firstServe = shapes.find((a) => a.kind === 'serve');
+  let built: Token[] = [];
+  let launched: Token[] = firstServe ? own(firstServe) : [];
+  const shaped: Shaped[] = [];
+  for (const action of shapes) {
+    const tokens = own(action);
+    if (action.kind === 'build') built = merged(built, tokens);
+    else launched = tokens;
+    const model = byModel && action.kind === 'serve' ? servedModel(action) : null;
+    shaped.push({ action, key: '', tokens: merged(built, launched), model });
+  }
+  // What every launch and build shared tells none of them apart.
+  const shared = new Set(shaped[0]?.tokens.map((t) => t.key).filter((key) => shaped.every((s) => s.tokens.some((t) => t.key === key))) ?? []);
+  for (const s of shaped) {
+    s.tokens = s.tokens.filter((t) => !shared.has(t.key));
+    s.key = `${s.tokens.map((t) => t.key).sort().join(' ')}|${s.model ?? ''}`;
+  }
+  return shaped;
 }
 
 /** Weights named by a local path are named by their file or folder (`~/models/x-Q8_0.gguf` is `x-Q8_0.gguf`); repository ids and relative paths stay. */
@@ -103,17 +134,40 @@ function weightsName(model: string): string {
   return /^(?:~|\/)/.test(model) ? (model.replace(/\/+$/, '').split('/').at(-1) ?? model) : model;
 }
 
+/** A layout of several parts compactly (`tp8 pp2`, `tp16 on 2 nodes`); anything else by its first word as typed (`--max-model-len 16384`, `--num-shard 2`). */
+function spoken(tokens: readonly Token[]): string {
+  if (tokens.length > 1 && tokens.every((t) => t.layout)) {
+    return tokens.map((t) => {
+      const value = t.typed.split(' ')[1] ?? '';
+      return t.option === '--nnodes' ? `on ${value} nodes` : `${t.option.replace(/^-+/, '')}${value}`;
+    }).join(' ');
+  }
+  const first = tokens[0] as Token;
+  // A variable set to an opaque id is named by its name (`NIM_MODEL_PROFILE`).
+  return /^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(first.typed) ? first.typed.slice(0, first.typed.indexOf('=')) : first.typed;
+}
+
+interface Variant {
+  model: string | null;
+  tokens: Token[];
+}
+
 /**
- * Names of sibling approaches: each by its weights (when they vary) and its options, without the
- * parts all of them share (the flags every one was served with say nothing), unless that would
- * leave one unnamed or two alike.
+ * Names of sibling approaches, in the order they were first run: each by what it changed — its
+ * weights when they vary, else the options that are its own against the next approach (what the
+ * session changed to move on from it), the last against the one before it. When two would read
+ * alike, by every word of their settings.
  */
-function approachNames(shapes: readonly { model: string | null; config: string | null; framework: ReturnType<typeof frameworkById> }[]): string[] {
-  const parts = shapes.map((s) => [...(s.model === null ? [] : [weightsName(s.model)]), ...approachParts(s.config, s.framework)]);
-  const common = new Set(parts[0]?.filter((part) => parts.every((p) => p.includes(part))) ?? []);
-  const reduced = parts.map((p) => p.filter((part) => !common.has(part)).join(' '));
-  const usable = shapes.length > 1 && reduced.every(Boolean) && new Set(reduced).size === reduced.length;
-  return usable ? reduced : parts.map((p) => p.join(' '));
+function approachNames(variants: readonly Variant[]): string[] {
+  const differing = (a: Variant, b: Variant | undefined): Token[] => (b ? a.tokens.filter((t) => !b.tokens.some((o) => o.key === t.key)) : []);
+  const names = variants.map((variant, index) => {
+    if (variant.model !== null && variants.some((other) => other.model !== variant.model)) return weightsName(variant.model);
+    const own = differing(variant, variants[index + 1]);
+    const changed = own.length > 0 ? own : differing(variant, variants[index - 1]);
+    return changed.length > 0 ? spoken(changed) : variant.tokens.length > 0 ? spoken(variant.tokens) : (variant.model ? weightsName(variant.model) : '');
+  });
+  if (names.every(Boolean) && new Set(names).size === names.length) return names;
+  return variants.map((v) => [...(v.model === null ? [] : [weightsName(v.model)]), ...v.tokens.map((t) => t.typed)].join(' '));
 }
 
 export function addApproaches(tried: TriedCandidate[]): TriedCandidate[] {
@@ -125,11 +179,10 @@ export function addApproaches(tried: TriedCandidate[]): TriedCandidate[] {
     if (keys.length < 2) continue;
     const shapeAt = (seq: number): Shaped | undefined => shaped.filter((s) => s.action.seq < seq).at(-1);
     const own = (key: string): Shaped[] => shaped.filter((s) => s.key === key);
-    const firstOf = (key: string): Shaped => own(key).find((s) => s.config) ?? (own(key)[0] as Shaped);
     const approachKeys = keys.filter((k) => k !== '|');
-    const names = approachNames(approachKeys.map((key) => ({ model: firstOf(key).model, config: firstOf(key).config, framework: frameworkById(firstOf(key).action.framework ?? parent.framework) })));
+    const names = approachNames(approachKeys.map((key) => ({ model: (own(key)[0] as Shaped).model, tokens: (own(key)[0] as Shaped).tokens })));
     approachKeys.forEach((key, index) => {
-      const first = firstOf(key);
+      const first = own(key)[0] as Shaped;
       const followers = parent.actions.filter((a) => !isShapeAction(a) && FOLLOWER_KINDS.has(a.kind) && (a.kind !== 'inspect' || a.hits.length > 0 || a.facts.length > 0) && shapeAt(a.seq)?.key === key);
       result.push({
         key: `${parent.key}#${key}`,

@@ -25,7 +25,8 @@ function named(candidate: ReturnType<typeof collectTried>[number]): NamedTried {
   const label = frameworkById(candidate.framework)?.label;
   const tags = ref?.tag && /\d/.test(ref.tag) ? [ref.tag, ref.tag.split('-')[0] as string].filter((t) => /\d/.test(t)) : [];
   const config = candidate.kind === 'approach' ? candidate.actions.find((a) => a.config)?.config ?? null : null;
-  const flags = config ? [config, /^--[\w-]+ \S+/.exec(config)?.[0] ?? config] : [];
+  const options = candidate.kind === 'approach' ? candidate.actions.find((a) => a.options)?.options ?? null : null;
+  const flags = [config, options].flatMap((text) => (text ? [text, /^--?[\w-]+(?:[ =]\S+)?/.exec(text)?.[0] ?? text] : []));
   const aliases = [candidate.name, ...(repository && repository !== candidate.name ? [repository] : []), ...tags, ...flags, ...(label ? [label] : [])];
   return { ...candidate, aliases: [...new Set(aliases)], repository };
 }
@@ -100,7 +101,7 @@ function enablerOfAnother(lead: Lead, leads: readonly Lead[]): boolean {
 }
 
 function untestedLeads(input: TreeInput, tried: readonly NamedTried[], all: readonly Lead[]): Lead[] {
-  const checkouts = new Set(input.actions.filter((a) => a.rule === 'source-build' && a.subject && a.framework).map((a) => a.framework as string));
+  const checkouts = new Set(input.actions.filter((a) => a.rule === 'source-build' && a.framework).map((a) => a.framework as string));
   const leads = all.filter((lead) => !leadIsTried(lead, tried, checkouts) && !enablerOfAnother(lead, all));
   // A description ("the NGC SGLang container") of an image also named by reference is that image.
   const described = (lead: Lead): boolean => lead.descriptive !== null && lead.descriptive.length > 0 && leads.some((other) => other !== lead

@@ -174,7 +174,8 @@ function opensProposals(line: string): boolean {
 
 /**
  * Every lead named in the given texts, merged by name, in order of first mention. Assistant text
- * is read for images and proposals; user text (`user: true`) only for image references.
+ * is read for images and proposals; user text (`user: true`) for image references and for proposals
+ * its own sentences make.
  */
 export function extractLeads(texts: readonly { ordinal: number; text: string; user?: boolean }[], context: LeadContext): Lead[] {
   const leads = new Map<string, Lead>();
@@ -202,9 +203,9 @@ export function extractLeads(texts: readonly { ordinal: number; text: string; us
           const lead = imageLead(raw, sentence, context);
           if (lead) add(lead, { ordinal, remark: remarkAfter(line, raw) });
         }
-        if (user) continue;
-        for (const lead of descriptiveLeads(sentence)) add(lead, { ordinal, remark: remarkAfter(line, lead.name) });
-        for (const lead of proseLeads(sentence, proposing && listItem, frameworkById(context.framework))) {
+        if (!user) for (const lead of descriptiveLeads(sentence)) add(lead, { ordinal, remark: remarkAfter(line, lead.name) });
+        // The user proposes too ("keep ollama as a fallback", "we'll try TGI tomorrow"), in a sentence that says so.
+        for (const lead of proseLeads(sentence, !user && proposing && listItem, frameworkById(context.framework))) {
           add({ name: lead.name, kind: lead.kind, framework: lead.framework, repository: null, tagged: false, descriptive: null, version: lead.version, generic: lead.generic }, { ordinal, remark: remarkAfter(line, lead.name) });
         }
       }
