@@ -167,13 +167,13 @@ describe('an option changed between launches is an approach, named as typed', ()
 });
 
 describe('source builds', () => {
-  it('a cmake build of a checkout the session did not clone is "<framework> from source"; a rebuild with another arch define is an approach', () => {
-    expect(names(ARCH_REBUILD.id)).toEqual(['llama.cpp from source accepted', '-DCMAKE_CUDA_ARCHITECTURES=87 accepted']);
+  it('a cmake build of a checkout the session did not clone is the framework (nothing else of it was tried); a rebuild with another arch define is an approach', () => {
+    expect(names(ARCH_REBUILD.id)).toEqual(['llama.cpp accepted', '-DCMAKE_CUDA_ARCHITECTURES=87 accepted']);
     // A status body from a health endpoint is HTTP 200.
     expect(candidate(ARCH_REBUILD.id, '-DCMAKE_CUDA_ARCHITECTURES=87')?.reason).toContain('200');
   });
 
-  it('pip install -e of a checkout is a source build; the image before it is rejected with the exception line', () => {
+  it('pip install -e of a checkout is a source build, "from source" beside the image of the same framework, which is rejected with the exception line', () => {
     expect(names(EDITABLE.id)).toEqual(['lmsysorg/sglang:v0.4.6 rejected', 'SGLang from source accepted']);
     expect(candidate(EDITABLE.id, 'lmsysorg/sglang:v0.4.6')?.reason).toContain('RuntimeError: Found no NVIDIA driver on your system.');
   });

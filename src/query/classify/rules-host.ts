@@ -186,7 +186,7 @@ export const HOST_RULES: readonly Rule[] = [
         const tree = [editable, optionValue(v.args, ['-S', '-C', '--directory']), v.cwd].filter((d): d is string => d !== null && d !== '.').join(' ');
         const framework = tree ? frameworkIn(tree) : null;
         // A configure step's defines (`-DCMAKE_CUDA_ARCHITECTURES=87`) are what a rebuild changes.
-        const defines = v.program === 'cmake' ? v.args.filter((a) => /^-D[A-Z]/.test(a)).join(' ') : '';
+        const defines = v.program === 'cmake' ? v.args.filter((a) => /^-D[A-Z]/.test(a) && !/=[~/]/.test(a)).join(' ') : '';
         return { subject: null, subjectKind: null, framework: framework?.id ?? null, options: defines || null };
       }
       return null;

@@ -69,7 +69,7 @@ const PLACE_OPTIONS = new Set([
 ]);
 
 /** Options that name a folder or file (`--output_dir`, `--checkpoint-path`, `--log-file`): where, not how. */
-const PATH_OPTION = /dir\b|dir$|path|file|output|cache|log/i;
+const PATH_OPTION = /dir\b|dir$|path|file|output|cache|log|(?:name|port|host|addr|address)$/i;
 
 /**
  * A launch's other options (beyond its model, port and shape), as a reader spells them:
@@ -86,7 +86,7 @@ export function launchOptions(args: readonly string[], framework: Framework | nu
     if (!/^--?[A-Za-z]/.test(arg)) continue;
     // `-DNAME=VALUE` (a build define) is one word.
     if (/^-D[A-Z]/.test(arg)) {
-      parts.push(arg);
+      if (!/=[~/]/.test(arg)) parts.push(arg);
       continue;
     }
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;

@@ -62,7 +62,7 @@ const WEIGHTS_FORMAT = /awq|gptq|gguf|exl2|fp8|fp4|int4|int8|bpw|mlx|w4a16|w8a8|
 function modelsVary(actions: readonly TreeAction[]): boolean {
   const all = [...new Set(actions.filter((a) => a.kind === 'serve').map(servedModel).filter((m): m is string => m !== null))];
   const shorter = (m: string): boolean => all.some((other) => other !== m && stem(other) !== stem(m) && stem(other).startsWith(stem(m)) && !WEIGHTS_FORMAT.test(stem(other).slice(stem(m).length)));
-  const models = all.filter((m) => !shorter(m));
+  const models = all.filter((m) => !shorter(m)).filter((m, i, kept) => kept.findIndex((o) => stem(o) === stem(m)) === i);
   if (models.length < 2) return false;
   const stems = models.map(stem);
   const first = stems[0] as string;
@@ -91,36 +91,78 @@ function tokensOf(text: string | null | undefined, framework: Framework): Token[
   return tokens;
 }
 
-/** Tokens by option, a later one replacing an earlier one of the same option. */
-function merged(...lists: Token[][]): Token[] {
-  const byOption = new Map<string, Token>();
-  for (const list of lists) for (const token of list) byOption.set(token.option, token);
-  return [...byOption.values()];
+interface BuildRun {
+  start: number;
+  tokens: Token[];
+  steps: TreeAction[];
+}
+
+/** The tokens of `first`, then those of `then` for options `first` does not set. */
+function over(first: readonly Token[], then: readonly Token[]): Token[] {
+  return [...first, ...then.filter((t) => !first.some((f) => f.option === t.option))];
+}
+
+function failing(action: TreeAction): boolean {
+  return action.outcome === 'failed' || action.outcome === 'negative' || action.hits.some((h) => h.effect === 'failure' || h.effect === 'negative');
 }
 
 /**
- * Each shape action with the whole setting in force when it ran: the options of the builds so far
- * (each build step adds to the ones before it: `quantize.py --tp_size 2`, then `trtllm-build
- * --max_batch_size 64`; a later value of an option replaces the earlier) and of the last launch (a
- * build before the first launch is building for that launch).
+ * Each shape action with the whole setting in force when it ran. Build steps in a row form one
+ * build (`quantize.py --tp_size 2`, then `trtllm-build --max_batch_size 256`); a step that sets an
+ * option the build already set, or one after a launch, starts the next build, which keeps the
+ * earlier build's options it does not set again. A build is keyed with the launch it builds for (the
+ * next one), a launch with the build before it. Layout options always count; any other option only
+ * when it changed after the setting before it failed (the fix), not when it was tuned on a working
+ * server. What every launch and build shared tells none of them apart.
  */
 function shapedActions(parent: TriedCandidate): Shaped[] {
   const byModel = modelsVary(parent.actions);
   const frameworkOf = (action: TreeAction): Framework => frameworkById(action.framework ?? parent.framework);
   const shapes = parent.actions.filter(isShapeAction);
-  const own = (action: TreeAction): Token[] => tokensOf([action.config, action.options].filter(Boolean).join(' '), frameworkOf(action));
-  const firstServe = shapes.find((a) => a.kind === 'serve');
-  let built: Token[] = [];
-  let launched: Token[] = firstServe ? own(firstServe) : [];
-  const shaped: Shaped[] = [];
+  const layoutOf = (action: TreeAction): Token[] => tokensOf(action.config, frameworkOf(action));
+  const optionsOf = (action: TreeAction): Token[] => tokensOf(action.options, frameworkOf(action));
+  const failedBetween = (from: number, to: number): boolean => parent.actions.some((a) => a.seq >= from && a.seq < to && failing(a));
+  // The builds (each with its accumulated options) and each launch's own options, in order.
+  const runs: BuildRun[] = [];
+  const launchOf = new Map<TreeAction, Token[]>();
+  let open: BuildRun | null = null;
+  let lastLaunch: { seq: number; options: Token[] } | null = null;
   for (const action of shapes) {
-    const tokens = own(action);
-    if (action.kind === 'build') built = merged(built, tokens);
-    else launched = tokens;
-    const model = byModel && action.kind === 'serve' ? servedModel(action) : null;
-    shaped.push({ action, key: '', tokens: merged(built, launched), model });
+    if (action.kind !== 'build') {
+      open = null;
+      const options: Token[] = lastLaunch && !failedBetween(lastLaunch.seq, action.seq) ? lastLaunch.options : optionsOf(action);
+      launchOf.set(action, [...layoutOf(action), ...options]);
+      lastLaunch = { seq: action.seq, options };
+      continue;
+    }
+    const step = [...layoutOf(action), ...optionsOf(action)];
+    const current: BuildRun | null = open;
+    if (current && !step.some((t) => current.tokens.some((b) => b.option === t.option && b.key !== t.key))) {
+      current.tokens = over(current.tokens, step);
+      current.steps.push(action);
+      continue;
+    }
+    const previous = runs.at(-1);
+    const base = previous?.tokens ?? [];
+    // Options changed on a build that worked are tuning, not another approach: the earlier values stay.
+    const counted = !previous || failedBetween(previous.start, action.seq) ? step : step.filter((t) => t.layout);
+    open = { start: action.seq, tokens: over(counted, base), steps: [action] };
+    runs.push(open);
   }
-  // What every launch and build shared tells none of them apart.
+  const runOf = (action: TreeAction): Token[] => runs.find((r) => r.steps.includes(action))?.tokens ?? [];
+  const runBefore = (seq: number): Token[] => runs.filter((r) => r.start < seq).at(-1)?.tokens ?? [];
+  const launches = shapes.filter((a) => a.kind !== 'build');
+  const nextModel = (seq: number): string | null => {
+    const next = launches.find((l) => l.seq > seq) ?? launches.at(-1);
+    return byModel && next ? servedModel(next) : null;
+  };
+  const shaped: Shaped[] = shapes.map((action) => {
+    if (action.kind === 'build') {
+      const next = launches.find((l) => l.seq > action.seq) ?? launches.at(-1);
+      return { action, key: '', tokens: over(runOf(action), next ? (launchOf.get(next) ?? []) : []), model: nextModel(action.seq) };
+    }
+    return { action, key: '', tokens: over(launchOf.get(action) ?? [], runBefore(action.seq)), model: byModel ? servedModel(action) : null };
+  });
   const shared = new Set(shaped[0]?.tokens.map((t) => t.key).filter((key) => shaped.every((s) => s.tokens.some((t) => t.key === key))) ?? []);
   for (const s of shaped) {
     s.tokens = s.tokens.filter((t) => !shared.has(t.key));

@@ -206,6 +206,8 @@ export function extractLeads(texts: readonly { ordinal: number; text: string; us
         if (!user) for (const lead of descriptiveLeads(sentence)) add(lead, { ordinal, remark: remarkAfter(line, lead.name) });
         // The user proposes too ("keep ollama as a fallback", "we'll try TGI tomorrow"), in a sentence that says so.
         for (const lead of proseLeads(sentence, !user && proposing && listItem, frameworkById(context.framework))) {
+          // The user's own proposals are read for other serving stacks, not for options of the one tried.
+          if (user && lead.kind !== 'framework') continue;
           add({ name: lead.name, kind: lead.kind, framework: lead.framework, repository: null, tagged: false, descriptive: null, version: lead.version, generic: lead.generic }, { ordinal, remark: remarkAfter(line, lead.name) });
         }
       }

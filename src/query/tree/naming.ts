@@ -6,14 +6,22 @@ import type { TriedCandidate } from './tried.js';
  * Names a reader would give a candidate that is no image: a framework on a host by its version
  * when the session read one (`vLLM 0.5.1`, `SGLang 0.4.6`), else by the framework's name. Installs
  * keep the spec as typed (`sglang[all]==0.4.6`) and source builds their repository
- * (`ggml-org/llama.cpp`), named where they are found; a build of a tree never cloned in the session
- * is `<framework> from source`.
+ * (`ggml-org/llama.cpp`), named where they are found.
  */
+/**
+ * A framework built from source, when the session also tried that framework another way (an image,
+ * a package): a reader tells the two apart by saying "from source" (`TensorRT-LLM from source`
+ * beside the NGC release image). Alone, it keeps its name (`ggml-org/llama.cpp`, `llama.cpp`).
+ */
+export function sourceBuildName(candidate: TriedCandidate, all: readonly TriedCandidate[]): string {
+  const built = candidate.kind === 'framework' && candidate.actions.some((a) => a.rule === 'source-build');
+  const other = all.some((c) => c !== candidate && c.framework === candidate.framework && !c.actions.some((a) => a.rule === 'source-build'));
+  return built && other ? `${frameworkById(candidate.framework)?.label ?? candidate.name} from source` : candidate.name;
+}
+
 export function hostCandidateName(candidate: TriedCandidate): string {
   const framework = frameworkById(candidate.framework);
   const label = framework?.label ?? candidate.framework ?? 'framework';
-  // Built from a source tree the session did not clone (`cd ~/llama.cpp && cmake …`, `pip install -e .`): a reader says "from source".
-  if (candidate.actions.some((a) => a.rule === 'source-build')) return `${label} from source`;
   const own = new Set(activeRules().components.filter((c) => !c.shared && c.file === framework?.file).map((c) => c.component));
   const fact = candidate.actions.flatMap((a) => a.facts).find((f) => own.has(f.component));
   return fact ? `${label} ${fact.version}` : label;

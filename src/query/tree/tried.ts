@@ -1,6 +1,6 @@
 import { frameworkById, frameworkOfPackage, imageDisplayName, imageKey, signatureNamed } from '../classify/index.js';
 import { addApproaches } from './approaches.js';
-import { hostCandidateName } from './naming.js';
+import { hostCandidateName, sourceBuildName } from './naming.js';
 import type { CandidateKind, TreeAction } from './types.js';
 
 /**
@@ -196,5 +196,5 @@ export function collectTried(actions: readonly TreeAction[]): TriedCandidate[] {
     // A candidate only looked up (an inspect that showed nothing) was never tried; a tool image is no candidate.
     .filter((c) => c.actions.length > 0 && isServingStack(c.framework))
     .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c) } : c));
-  return addApproaches(tried);
+  return addApproaches(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) })));
 }
