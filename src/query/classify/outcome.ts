@@ -28,11 +28,15 @@ export function readHealth(output: string | null): HealthReading | null {
   if (!output) return null;
   const models = /"object"\s*:\s*"list"/.test(output) ? /"id"\s*:\s*"([^"]+)"/.exec(output) : null;
   if (models) return { ok: true, label: `model listed: ${models[1] as string}`, line: `"id": "${models[1] as string}"` };
+  // Triton's generate endpoint answers with `text_output`.
+  const generated = /"text_output"\s*:\s*"((?:[^"\\]|\\.){0,60})/.exec(output);
+  if (generated && !/"choices"\s*:\s*\[/.test(output)) return { ok: true, label: `completion answered "${(generated[1] as string).trim()}"`, line: generated[0] };
   if (/"choices"\s*:\s*\[/.test(output)) {
     const content = /"(?:content|text)"\s*:\s*"((?:[^"\\]|\\.){0,60})/.exec(output);
     return { ok: true, label: content ? `completion answered "${content[1] as string}"` : 'completion answered', line: content?.[0] ?? '"choices": […]' };
   }
-  const code = /^\s*(?:health:?\s*|HTTP\/[\d.]+\s+|status:?\s*)?(\d{3})\b\s*$/im.exec(output) ?? /HTTP\/[\d.]+ (\d{3})/.exec(output);
+  // A status code on its own line, maybe after the word a `-w` format put before it (`ready 200`, `health: 200`).
+  const code = /^\s*(?:[a-z][\w-]{0,11}:?\s+|HTTP\/[\d.]+\s+)?([0-5]\d\d)\s*$/im.exec(output) ?? /HTTP\/[\d.]+ (\d{3})/.exec(output);
   // A health endpoint that answers with a status body (`{"status":"ok"}`, llama.cpp, TabbyAPI) answered 200.
   const status = code ? null : /"status"\s*:\s*"(ok|healthy|ready|up|alive)"/i.exec(output);
   if (status) return { ok: true, label: `health 200, status ${(status[1] as string).toLowerCase()}`, line: status[0] };
