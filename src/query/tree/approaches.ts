@@ -62,7 +62,7 @@ const WEIGHTS_FORMAT = /awq|gptq|gguf|exl2|fp8|fp4|int4|int8|bpw|mlx|w4a16|w8a8|
 function modelsVary(actions: readonly TreeAction[]): boolean {
   const all = [...new Set(actions.filter((a) => a.kind === 'serve').map(servedModel).filter((m): m is string => m !== null))];
   const shorter = (m: string): boolean => all.some((other) => other !== m && stem(other) !== stem(m) && stem(other).startsWith(stem(m)) && !WEIGHTS_FORMAT.test(stem(other).slice(stem(m).length)));
-  const models = all.filter((m) => !shorter(m)).filter((m, i, kept) => kept.findIndex((o) => stem(o) === stem(m)) === i);
+  const models = all.filter((m) => !shorter(m));
   if (models.length < 2) return false;
   const stems = models.map(stem);
   const first = stems[0] as string;
@@ -94,12 +94,19 @@ function tokensOf(text: string | null | undefined, framework: Framework): Token[
 interface BuildRun {
   start: number;
   tokens: Token[];
+  /** What the build's own steps set (the rest it kept from the build before it). */
+  own: Token[];
   steps: TreeAction[];
 }
 
 /** The tokens of `first`, then those of `then` for options `first` does not set. */
 function over(first: readonly Token[], then: readonly Token[]): Token[] {
   return [...first, ...then.filter((t) => !first.some((f) => f.option === t.option))];
+}
+
+/** `base` in its order with the values `step` sets instead, then what `step` adds. */
+function updated(base: readonly Token[], step: readonly Token[]): Token[] {
+  return [...base.map((t) => step.find((s) => s.option === t.option) ?? t), ...step.filter((s) => !base.some((t) => t.option === s.option))];
 }
 
 function failing(action: TreeAction): boolean {
@@ -137,8 +144,10 @@ function shapedActions(parent: TriedCandidate): Shaped[] {
     }
     const step = [...layoutOf(action), ...optionsOf(action)];
     const current: BuildRun | null = open;
-    if (current && !step.some((t) => current.tokens.some((b) => b.option === t.option && b.key !== t.key))) {
-      current.tokens = over(current.tokens, step);
+    // A step joins the build unless it sets again, to another value, an option one of the build's own steps set.
+    if (current && !step.some((t) => current.own.some((b) => b.option === t.option && b.key !== t.key))) {
+      current.tokens = updated(current.tokens, step);
+      current.own = updated(current.own, step);
       current.steps.push(action);
       continue;
     }
@@ -146,7 +155,7 @@ function shapedActions(parent: TriedCandidate): Shaped[] {
     const base = previous?.tokens ?? [];
     // Options changed on a build that worked are tuning, not another approach: the earlier values stay.
     const counted = !previous || failedBetween(previous.start, action.seq) ? step : step.filter((t) => t.layout);
-    open = { start: action.seq, tokens: over(counted, base), steps: [action] };
+    open = { start: action.seq, tokens: over(counted, base), own: counted, steps: [action] };
     runs.push(open);
   }
   const runOf = (action: TreeAction): Token[] => runs.find((r) => r.steps.includes(action))?.tokens ?? [];
@@ -203,13 +212,21 @@ interface Variant {
 function approachNames(variants: readonly Variant[]): string[] {
   const differing = (a: Variant, b: Variant | undefined): Token[] => (b ? a.tokens.filter((t) => !b.tokens.some((o) => o.key === t.key)) : []);
   const names = variants.map((variant, index) => {
-    if (variant.model !== null && variants.some((other) => other.model !== variant.model)) return weightsName(variant.model);
+    // Weights named alike (a path and the name it is served under) tell nothing apart: the options do.
+    const weights = variant.model === null ? null : weightsName(variant.model);
+    if (weights !== null && variants.some((other) => other.model !== null && weightsName(other.model) !== weights)) return weights;
     const own = differing(variant, variants[index + 1]);
     const changed = own.length > 0 ? own : differing(variant, variants[index - 1]);
     return changed.length > 0 ? spoken(changed) : variant.tokens.length > 0 ? spoken(variant.tokens) : (variant.model ? weightsName(variant.model) : '');
   });
   if (names.every(Boolean) && new Set(names).size === names.length) return names;
   return variants.map((v) => [...(v.model === null ? [] : [weightsName(v.model)]), ...v.tokens.map((t) => t.typed)].join(' '));
+}
+
+/** Whether two keys' weights (after the `|`) read alike. */
+function sameWeights(a: string, b: string): boolean {
+  const weights = (key: string): string => weightsName(key.slice(key.indexOf('|') + 1)).toLowerCase();
+  return weights(a) !== '' && weights(a) === weights(b);
 }
 
 export function addApproaches(tried: TriedCandidate[]): TriedCandidate[] {
@@ -221,7 +238,8 @@ export function addApproaches(tried: TriedCandidate[]): TriedCandidate[] {
     if (keys.length < 2) continue;
     const shapeAt = (seq: number): Shaped | undefined => shaped.filter((s) => s.action.seq < seq).at(-1);
     const own = (key: string): Shaped[] => shaped.filter((s) => s.key === key);
-    const approachKeys = keys.filter((k) => k !== '|');
+    // A launch whose setting has nothing of its own (its weights only named alike to another's) is the candidate itself.
+    const approachKeys = keys.filter((k) => k !== '|' && !(k.startsWith('|') && keys.some((o) => o !== k && o.startsWith('|') === false && sameWeights(k, o))));
     const names = approachNames(approachKeys.map((key) => ({ model: (own(key)[0] as Shaped).model, tokens: (own(key)[0] as Shaped).tokens })));
     approachKeys.forEach((key, index) => {
       const first = own(key)[0] as Shaped;
