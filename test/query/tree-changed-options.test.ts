@@ -125,7 +125,20 @@ const SYSTEMD_UNIT: SyntheticSession = {
   ],
 };
 
-const SESSIONS = [CONTEXT_CHANGED, SHARDS_ADDED, ARCH_REBUILD, ENGINE_LIMITS, EDITABLE, SYSTEMD_UNIT];
+const SERVED_ALIKE: SyntheticSession = {
+  id: 'syn-served-alike',
+  title: 'LMDeploy: fp16 weights, then AWQ weights served under the same name',
+  steps: [
+    { role: 'user', text: 'Serve Qwen2.5-32B-Instruct with LMDeploy on one A100-40GB (ops@gpu4).' },
+    { role: 'assistant', text: 'Installing.', calls: [{ command: "ssh ops@gpu4 'python3 -m venv /opt/lmd && /opt/lmd/bin/pip install lmdeploy==0.7.3'", output: 'Successfully installed lmdeploy-0.7.3' }] },
+    { role: 'assistant', text: 'fp16 first.', calls: [{ command: "ssh ops@gpu4 'nohup /opt/lmd/bin/lmdeploy serve api_server /data/Qwen2.5-32B-Instruct --backend turbomind --server-port 23333 > /data/l.log 2>&1 &'", output: '' }] },
+    { role: 'assistant', text: 'Log.', calls: [{ command: "ssh ops@gpu4 'sleep 60; tail -2 /data/l.log'", output: 'RuntimeError: [TM][ERROR] CUDA runtime error: out of memory /lmdeploy/src/turbomind/utils/allocator.h:231' }] },
+    { role: 'assistant', text: 'AWQ weights under the same served name.', calls: [{ command: "ssh ops@gpu4 'nohup /opt/lmd/bin/lmdeploy serve api_server /data/Qwen2.5-32B-Instruct-AWQ --backend turbomind --model-format awq --model-name Qwen2.5-32B-Instruct --server-port 23333 > /data/l.log 2>&1 & sleep 60; curl -s -o /dev/null -w %{http_code} localhost:23333/v1/models'", output: '200' }] },
+    { role: 'assistant', text: 'AWQ serves.' },
+  ],
+};
+
+const SESSIONS = [CONTEXT_CHANGED, SHARDS_ADDED, ARCH_REBUILD, ENGINE_LIMITS, EDITABLE, SYSTEMD_UNIT, SERVED_ALIKE];
 const trees = new Map<string, DecisionTree>();
 
 beforeAll(async () => {
@@ -163,6 +176,12 @@ describe('an option changed between launches is an approach, named as typed', ()
     const approaches = trees.get(ENGINE_LIMITS.id)?.candidates.filter((c) => c.kind === 'approach').map((c) => `${c.name} ${c.verdict}`);
     expect(approaches).toEqual(['--max_batch_size 256 rejected', '--max_batch_size 64 accepted']);
     expect(candidate(ENGINE_LIMITS.id, '--max_batch_size 256')?.reason).toContain('out of memory');
+  });
+});
+
+describe('weights named alike', () => {
+  it('a path and the name other weights are served under tell nothing apart: the AWQ launch is named by its option, the fp16 one is the package itself', () => {
+    expect(names(SERVED_ALIKE.id)).toEqual(['lmdeploy==0.7.3 accepted', '--model-format awq accepted']);
   });
 });
 
