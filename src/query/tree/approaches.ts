@@ -62,7 +62,8 @@ const WEIGHTS_FORMAT = /awq|gptq|gguf|exl2|fp8|fp4|int4|int8|bpw|mlx|w4a16|w8a8|
 function modelsVary(actions: readonly TreeAction[]): boolean {
   const all = [...new Set(actions.filter((a) => a.kind === 'serve').map(servedModel).filter((m): m is string => m !== null))];
   const shorter = (m: string): boolean => all.some((other) => other !== m && stem(other) !== stem(m) && stem(other).startsWith(stem(m)) && !WEIGHTS_FORMAT.test(stem(other).slice(stem(m).length)));
-  const models = all.filter((m) => !shorter(m));
+  // One file or folder reached by two paths (`~/models/x.gguf`, `/home/me/models/x.gguf`) is one weights.
+  const models = all.filter((m) => !shorter(m)).filter((m, i, kept) => kept.findIndex((o) => weightsName(o).toLowerCase() === weightsName(m).toLowerCase()) === i);
   if (models.length < 2) return false;
   const stems = models.map(stem);
   const first = stems[0] as string;
