@@ -146,3 +146,8 @@ export async function loadRun(db: Database, reference: string): Promise<StoredRu
     })),
   };
 }
+
+/** What a live run waits for from its operator (`runs.waiting`, JSON), or null. */
+export async function runWaiting(db: Database, runId: string): Promise<string | null> {
+  return text((await db.one(`SELECT waiting FROM runs WHERE id = ?`, [runId]))?.['waiting']);
+}
