@@ -11,6 +11,13 @@ export interface LeaseOptions {
   idleMs?: number;
   /** How long an open waits for another process (an ingest, a replay's record) to let go. */
   waitMs?: number;
+  /**
+   * Let go once the store has been open this long, at the first moment nothing uses it, and rest
+   * `restMs` before opening again: a writer whose uses come one after another (a run's quick
+   * steps) never keeps a reader in another process out for long.
+   */
+  maxHoldMs?: number;
+  restMs?: number;
 }
 
 /** DuckDB's words, through describeOpenFailure, for "another process holds this file". */
@@ -42,18 +49,24 @@ export function leaseStore(open: () => Promise<Database>, options: LeaseOptions 
   let closing: Promise<void> = Promise.resolve();
   let users = 0;
   let idle: NodeJS.Timeout | null = null;
+  let openedAt = 0;
+  let rested = 0;
 
   const release = () => {
     const last = opened;
     opened = null;
     if (last) closing = last.then((db) => db.close(), () => undefined);
+    rested = Date.now() + (options.restMs ?? 0);
   };
   const acquire = async (): Promise<Database> => {
     await closing;
+    if (Date.now() < rested) await new Promise((resolve) => setTimeout(resolve, rested - Date.now()));
     const deadline = Date.now() + waitMs;
     for (let delay = 50; ; delay = Math.min(delay * 2, 400)) {
       try {
-        return await open();
+        const db = await open();
+        openedAt = Date.now();
+        return db;
       } catch (error) {
         if (!isStoreLocked(error) || Date.now() + delay > deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, delay));
@@ -76,7 +89,9 @@ export function leaseStore(open: () => Promise<Database>, options: LeaseOptions 
         return await work(db);
       } finally {
         users -= 1;
-        if (users === 0) idle = setTimeout(release, idleMs).unref();
+        const held = options.maxHoldMs !== undefined && opened !== null && openedAt > 0 && Date.now() - openedAt >= options.maxHoldMs;
+        if (users === 0 && held) release();
+        else if (users === 0) idle = setTimeout(release, idleMs).unref();
       }
     },
     close() {
