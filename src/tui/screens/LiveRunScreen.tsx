@@ -7,6 +7,7 @@ import { ScreenFrame, FRAME_LINES } from '../components/ScreenFrame.js';
 import { VirtualList } from '../components/VirtualList.js';
 import { useListKeys } from '../hooks/use-list-keys.js';
 import { useNow, useRunEvents } from '../hooks/use-run-events.js';
+import { wrap } from '../format.js';
 import { seg } from '../segments.js';
 import { useNavigator, useServices } from '../state/contexts.js';
 import type { HostOfStep } from '../../core/run/events.js';
@@ -123,7 +124,7 @@ export function LiveRunScreen({ width, height, visible }: ScreenProps) {
       <Line segments={[seg('─'.repeat(width), 'dim')]} width={width} />
       <Box flexDirection="column" height={paneHeight}>
         {confirm && steered ? (
-          [[seg(` Waiting for confirmation of ${confirm.stepId} on ${confirm.host}: ${steered}`, 'warn')], [seg(` $ ${confirm.command}`, 'accent')]].map((segments, index) => <Line key={index} segments={segments} width={width} />)
+          [...wrap(`Waiting for confirmation of ${confirm.stepId} on ${confirm.host}: ${steered}`, width - 1).map((line) => [seg(` ${line}`, 'warn')]), [seg(` $ ${confirm.command}`, 'accent')]].map((segments, index) => <Line key={index} segments={segments} width={width} />)
         ) : confirm ? (
           <ConfirmDialog
             title={`Run destructive step ${confirm.stepId} on ${confirm.host}?`}
@@ -159,5 +160,5 @@ export function steeredElsewhere(pid: number | null): string {
 }
 
 function leaveNote(steered: string): string {
-  return `${steered}; q again leaves this view (the run goes on)`;
+  return `q again to leave this view (the run goes on): ${steered}`;
 }
