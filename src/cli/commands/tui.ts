@@ -102,13 +102,16 @@ export function registerTuiCommand(program: Command, ctx: CliContext): void {
     .summary('step through sessions, decision trees and runs in a terminal UI')
     .description(
       'Open the terminal UI: sessions, a session timeline (Enter opens a call\'s output), the decision tree and why, ' +
-        'timings, runs and run vs record. `?` shows the keys of each screen; Esc goes back; q quits.',
+        'timings, runs and run vs record. `?` shows the keys of each screen; Esc goes back; q quits. ' +
+        'The store is opened only while a screen reads, so ingest and replay run meanwhile. --run ID of a live ' +
+        'replay still going (started in another terminal) follows it as it runs: steps, status, output, how it ended; ' +
+        'it is steered only from the terminal that started it.',
     )
     .argument('[session]', 'open this session\'s timeline (an id, an id prefix, or a title substring)')
     .option('--run <id>', 'open this run beside its record (an id or id prefix); a live run still going is followed as it runs, from any terminal (it is steered only from the one that started it)')
     .option('--db <file>', DB_OPTION_HELP)
     .option('--lake <dir>', LAKE_OPTION_HELP)
-    .addHelpText('after', examples(['retrace tui', 'retrace tui qwen', 'retrace tui --run run_2026', 'NO_COLOR=1 retrace tui --db sample.duckdb']))
+    .addHelpText('after', examples(['retrace tui', 'retrace tui qwen', 'retrace tui --run run_2026', 'retrace tui --run run_20260226-134100_3f9a   # a live run going on elsewhere: watch it', 'NO_COLOR=1 retrace tui --db sample.duckdb']))
     .action(async (session: string | undefined, opts: { db?: string; lake?: string; run?: string }) => {
       ctx.setExitCode(await tuiCommand(session, { db: resolveStoreLocation(opts), run: opts.run }, ctx.output));
     });
