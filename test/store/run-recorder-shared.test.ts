@@ -53,7 +53,7 @@ function step(index: number): StepStart {
 describe('the run recorder beside a reader in another process', () => {
   it('records every step whole while the reader keeps opening the store, and names the holder when it waits', async () => {
     const path = tempDbPath(dir);
-    (await Database.open(path)).close();
+    await (await Database.open(path)).close();
     const counts: number[] = [];
     reader = startReader(path);
     const child = reader;
@@ -98,7 +98,7 @@ describe('the run recorder beside a reader in another process', () => {
       expect(Number(await db.scalar(`SELECT count(*) FROM run_steps WHERE run_id = 'run_shared'`))).toBe(STEPS);
       expect(Number(await db.scalar(`SELECT count(*) FROM tool_calls WHERE session_id = 'run_shared'`))).toBe(STEPS);
     } finally {
-      db.close();
+      await db.close();
     }
     // The reader read between the writes and saw the run part-way.
     expect(seenWhileRunning.some((count) => count > 0 && count < STEPS)).toBe(true);
