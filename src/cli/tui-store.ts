@@ -15,6 +15,6 @@ export type StoreReader = StoreAccess;
  * routing reads through the writer needs one.) A read that finds a writer at work waits for it,
  * then says who holds the store.
  */
-export function leasedStore(location: StoreLocation, options: LeaseOptions = {}): StoreReader & { close(): void } {
+export function leasedStore(location: StoreLocation, options: LeaseOptions = {}): StoreReader & { close(): Promise<void> } {
   return leaseStore(() => openForReading(location), options);
 }

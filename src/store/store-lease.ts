@@ -41,7 +41,7 @@ export function heldStore(db: Database): StoreAccess {
  * second open of the same file in the same process (a reader beside the writer) would not be
  * refused, and would read a file being written.
  */
-export function leaseStore(open: () => Promise<Database>, options: LeaseOptions = {}): StoreAccess & { close(): void } {
+export function leaseStore(open: () => Promise<Database>, options: LeaseOptions = {}): StoreAccess & { close(): Promise<void> } {
   const idleMs = options.idleMs ?? 400;
   const waitMs = options.waitMs ?? 10_000;
   let opened: Promise<Database> | null = null;
@@ -94,10 +94,12 @@ export function leaseStore(open: () => Promise<Database>, options: LeaseOptions 
         else if (users === 0) idle = setTimeout(release, idleMs).unref();
       }
     },
+    /** Lets go now; resolves once the store is closed (after any statement still running). */
     close() {
       if (idle) clearTimeout(idle);
       idle = null;
       release();
+      return closing;
     },
   };
 }

@@ -111,7 +111,7 @@ async function liveRun(path: string, prepared: PreparedReplay, options: ReplayOp
     return await liveRunOn(store, recorder, prepared, options, output);
   } finally {
     await recorder.settled();
-    store.close();
+    await store.close();
   }
 }
 

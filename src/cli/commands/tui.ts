@@ -80,7 +80,7 @@ export async function openTui(location: StoreLocation, start: readonly Route[], 
     await runTui(createTuiServices(store, live), start);
   } finally {
     followed?.close();
-    store.close();
+    await store.close();
   }
 }
 
