@@ -55,8 +55,8 @@ export function leaseStore(open: () => Promise<Database>, options: LeaseOptions 
   const release = () => {
     const last = opened;
     opened = null;
-    if (last) closing = last.then((db) => db.close(), () => undefined);
-    rested = Date.now() + (options.restMs ?? 0);
+    // The rest counts from the close itself: a writer's close checkpoints, holding the file a while longer.
+    if (last) closing = last.then((db) => db.close(), () => undefined).then(() => void (rested = Date.now() + (options.restMs ?? 0)));
   };
   const acquire = async (): Promise<Database> => {
     await closing;

@@ -98,7 +98,7 @@ async function dryRun(db: Database, prepared: PreparedReplay, options: ReplayOpt
  * run, it would shut out `retrace tui --run ID` in another terminal and every other command.
  */
 function liveStore(path: string) {
-  return leaseStore(() => Database.open(path, { lockWaitMs: 2_000 }), { idleMs: 150, waitMs: 0, maxHoldMs: 1_000, restMs: 300 });
+  return leaseStore(() => Database.open(path, { lockWaitMs: 2_000 }), { idleMs: 150, waitMs: 0, maxHoldMs: 1_000, restMs: 400 });
 }
 
 async function liveRun(path: string, prepared: PreparedReplay, options: ReplayOptions, output: Output): Promise<number> {

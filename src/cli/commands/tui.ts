@@ -72,8 +72,9 @@ export async function soleSessionRoutes(db: Database): Promise<Route[]> {
  */
 export async function openTui(location: StoreLocation, start: readonly Route[], tui: Promise<TuiModule> = loadTui()): Promise<void> {
   const { runTui } = await tui;
-  const store = leasedStore(location);
   const last = start.at(-1);
+  // Following a run, the store is read every second: let go sooner, so the run's writes get in.
+  const store = leasedStore(location, last?.screen === 'live-run' && last.runId ? { idleMs: 100 } : {});
   const followed = last?.screen === 'live-run' && last.runId ? await followRun(store, last.runId) : null;
   try {
     const live = followed ? { liveRun: followed.controller, liveRunWatch: { pid: followed.pid } } : {};
