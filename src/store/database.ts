@@ -66,6 +66,9 @@ type SchemaState = 'current' | 'outdated' | 'empty';
  */
 export class Database {
   private queue: Promise<unknown> = Promise.resolve();
+  /** Statements queued or running: closing under one of them crashes the process (DuckDB frees what it reads). */
+  private inFlight = 0;
+  private closing: Promise<void> | null = null;
 
   private constructor(
     readonly path: string,
@@ -91,7 +94,7 @@ export class Database {
       await createLakeViews(database, root);
       await lockToLake(database, root);
     } catch (error) {
-      database.close();
+      await database.close();
       throw error instanceof StoreError ? error : new StoreError(`cannot read the lake at ${root}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     return database;
@@ -136,11 +139,11 @@ export class Database {
       if (!readOnly) await migrate(database);
       schema = readOnly ? await database.schemaState() : 'current';
     } catch (error) {
-      database.close();
+      await database.close();
       throw error;
     }
     if (schema === 'current' || asIs) return database;
-    database.close();
+    await database.close();
     return Database.reopenUpgraded(path, options);
   }
 
@@ -149,13 +152,15 @@ export class Database {
    * migrate, so it is brought up to date through a short read-write open first.
    */
   private static async reopenUpgraded(path: string, options: OpenOptions): Promise<Database> {
-    (await Database.open(path, { memoryLimit: options.memoryLimit })).close();
+    await (await Database.open(path, { memoryLimit: options.memoryLimit })).close();
     return Database.open(path, options);
   }
 
   /** Runs statements one after another on the single connection. */
   private serial<T>(task: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(task, task);
+    if (this.closing) return Promise.reject(new StoreError(`${this.path} is closed`));
+    this.inFlight += 1;
+    const next = this.queue.then(task, task).finally(() => (this.inFlight -= 1));
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -241,12 +246,26 @@ export class Database {
     return (await this.schemaVersion()) < LATEST_SCHEMA_VERSION ? 'outdated' : 'current';
   }
 
-  close(): void {
-    try {
-      this.connection.closeSync();
-    } finally {
-      this.instance.closeSync();
+  /**
+   * Closes the store: at once when nothing is running, else after the statements already queued
+   * (a TUI's last refresh can still be reading when its command ends). New statements are refused.
+   */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    const closeNow = () => {
+      try {
+        this.connection.closeSync();
+      } finally {
+        this.instance.closeSync();
+      }
+    };
+    if (this.inFlight === 0) {
+      closeNow();
+      this.closing = Promise.resolve();
+    } else {
+      this.closing = this.queue.then(closeNow);
     }
+    return this.closing;
   }
 }
 
@@ -273,6 +292,6 @@ export async function withDatabase<T>(path: string, options: OpenOptions, work: 
   try {
     return await work(db);
   } finally {
-    db.close();
+    await db.close();
   }
 }

@@ -51,7 +51,7 @@ describe('kill -9 during ingest (issue 15, point 6)', () => {
     mkdirSync(corpus, { recursive: true });
     for (let i = 0; i < SESSIONS; i++) {
       const sessionId = `ses_crash${String(i).padStart(21, '0')}`;
-      const doc = syntheticExport({ sessionId, messages: 1200, outputPadding: 1500 });
+      const doc = syntheticExport({ sessionId, messages: 400, outputPadding: 1500 });
       writeFileSync(join(corpus, `${sessionId}.json`), JSON.stringify(doc, null, 2));
       expected.set(sessionId, doc.messages.length);
     }

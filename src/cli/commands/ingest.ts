@@ -66,7 +66,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
     const known = states ? knownFileLookup(states, options.redact) : undefined;
     discovery = await discoverSources(targets, { adapters: ADAPTERS, format: options.format, decompress: decompressZstdHead, known });
   } catch (error) {
-    db?.close();
+    await db?.close();
     throw error;
   }
   const summary = emptySummary();
@@ -75,7 +75,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
   }
   summary.warnings.push(...discovery.warnings);
   if (discovery.sources.length === 0) {
-    db?.close();
+    await db?.close();
     // Nothing to store: say what was looked for, and leave no empty store behind.
     if (discovery.problems.length === 0 && discovery.warnings.length === 0) {
       throw new UsageError(`no transcripts found in ${targets.join(', ')} (looked for ${lookedFor(ADAPTERS, options.format)})`);
@@ -96,7 +96,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
     }
   } finally {
     output.clearStatus();
-    db.close();
+    await db.close();
   }
   warnActiveRuleProblems(output);
   if (options.json) output.json(summary);

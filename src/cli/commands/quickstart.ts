@@ -78,12 +78,12 @@ export async function quickstartCommand(options: { db?: string; tui?: boolean },
     if (!tui) return 0;
     const start = await soleSessionRoutes(db);
     // The writer lets go first: the TUI reads the store only while a screen reads.
-    db.close();
+    await db.close();
     open = false;
     await openTui(dbPath, start, tui);
     return 0;
   } finally {
-    if (open) db.close();
+    if (open) await db.close();
   }
 }
 

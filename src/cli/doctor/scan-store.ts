@@ -51,7 +51,7 @@ export async function scanStore(path: string, rulesFingerprint: string): Promise
   } catch (error) {
     scan.failure = messageOf(error);
   } finally {
-    db.close();
+    await db.close();
   }
   return scan;
 }
