@@ -85,11 +85,37 @@ const BIND_MOUNT_FOLDER: SyntheticSession = {
   ],
 };
 
+const TWO_RUNS_OF_ONE_IMAGE: SyntheticSession = {
+  id: 'syn-two-runs-one-image',
+  title: 'A checkpoint converted and an engine built, each in a throwaway container of one image',
+  steps: [
+    { role: 'user', text: 'Build a TensorRT-LLM engine for Qwen/Qwen2.5-7B-Instruct on this box and serve it on :8000.' },
+    {
+      role: 'assistant', text: 'Converting (wrong examples path first).',
+      calls: [{ command: 'docker run --rm --gpus all -v /data:/data nvcr.io/nvidia/tensorrt-llm/release:0.18.2 python3 /app/examples/qwen/convert_checkpoint.py --model_dir /data/qwen --output_dir /data/ckpt', output: "python3: can't open file '/app/examples/qwen/convert_checkpoint.py': [Errno 2] No such file or directory", exit: 2 }],
+    },
+    {
+      role: 'assistant', text: 'The examples moved.',
+      calls: [{ command: 'docker run --rm --gpus all -v /data:/data nvcr.io/nvidia/tensorrt-llm/release:0.18.2 python3 /app/examples/models/core/qwen/convert_checkpoint.py --model_dir /data/qwen --output_dir /data/ckpt', output: 'Total time of converting checkpoints: 00:01:10' }],
+    },
+    {
+      role: 'assistant', text: 'Building the engine.',
+      calls: [{ command: 'docker run --rm --gpus all -v /data:/data nvcr.io/nvidia/tensorrt-llm/release:0.18.2 trtllm-build --checkpoint_dir /data/ckpt --output_dir /data/engine', output: 'Engine built' }],
+    },
+    {
+      role: 'assistant', text: 'Serving.',
+      calls: [{ command: 'docker run -d --name trt --gpus all -p 8000:8000 -v /data:/data nvcr.io/nvidia/tensorrt-llm/release:0.18.2 trtllm-serve /data/engine --port 8000', output: `${'d'.repeat(64)}\n` }],
+    },
+    { role: 'assistant', text: 'Health.', calls: [{ command: 'sleep 60; curl -s -o /dev/null -w "health %{http_code}\\n" localhost:8000/health', output: 'health 200\n' }] },
+    { role: 'assistant', text: 'Serving on :8000.' },
+  ],
+};
+
 const dir = tempDir('retrace-plan-rules-');
 const plans = new Map<string, Extraction>();
 
 beforeAll(async () => {
-  for (const session of [LAUNCHER, CHAINED_CHECK, RESTART_AFTER_USE, BIND_MOUNT_FOLDER]) {
+  for (const session of [LAUNCHER, CHAINED_CHECK, RESTART_AFTER_USE, BIND_MOUNT_FOLDER, TWO_RUNS_OF_ONE_IMAGE]) {
     const dbPath = tempDbPath(dir);
     await writeSynthetic(dbPath, session);
     const db = await Database.open(dbPath);
@@ -152,5 +178,13 @@ describe('what a plan of a session keeps, by general rules', () => {
     expect(commands.some((c) => c.includes('mkdir -p /data/cache'))).toBe(false);
     expect(why(extraction, /^nothing left to do: clean-up of an earlier attempt, and a folder a later step makes itself: \/data\/cache/)).toBeDefined();
     expect(commands.some((c) => c.includes('-v /data/cache:/cache'))).toBe(true);
+  });
+
+  it('tells two throwaway containers of one image apart by what they run: the conversion is not superseded by the build', () => {
+    const extraction = planOf(TWO_RUNS_OF_ONE_IMAGE.id);
+    const commands = extraction.plan.steps.map((step) => step.command);
+    expect(commands.filter((c) => c.includes('convert_checkpoint.py'))).toEqual([expect.stringContaining('/app/examples/models/core/qwen/convert_checkpoint.py')]);
+    expect(commands.some((c) => c.includes('trtllm-build'))).toBe(true);
+    expect(why(extraction, /^failed \(exit 2\); the same action worked later/)).toBeDefined();
   });
 });
