@@ -2,7 +2,7 @@ import { render } from 'ink';
 import { App } from './App.js';
 import type { Route } from './routes.js';
 import type { TuiServices } from './services.js';
-import { enterFullScreen, type TerminalStreams } from './terminal.js';
+import { catchCrashes, enterFullScreen, type TerminalSession, type TerminalStreams } from './terminal.js';
 import { themeFromEnv } from './theme.js';
 import { expectLostTerminal, isLostTerminalError, STOP_SIGNALS } from './lost-terminal.js';
 import { plainModeWanted, renderPlain } from './plain-mode.js';
@@ -68,7 +68,9 @@ export async function runTui(services: TuiServices, start: readonly Route[], opt
   // Raw before the first frame: a key typed while the screens load is neither echoed nor held in
   // the terminal's line buffer; it waits, unread, until Ink reads stdin, and is routed then.
   if (streams.stdin.isTTY && !plain) streams.stdin.setRawMode(true);
-  const terminal = plain ? { restore: () => undefined } : enterFullScreen(streams, process, liveRun ? { onCrash: onLiveCrash } : {});
+  const terminal: TerminalSession = plain
+    ? (liveRun ? catchCrashes(onLiveCrash) : { restore: () => undefined })
+    : enterFullScreen(streams, process, liveRun ? { onCrash: onLiveCrash } : {});
   let firstFrame = true;
   try {
     const theme = plain ? { colour: false } : themeFromEnv(options.env);

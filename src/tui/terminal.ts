@@ -72,3 +72,21 @@ export function enterFullScreen(streams: TerminalStreams, proc: NodeJS.Process =
   streams.stdout.write(ALTERNATE_SCREEN_ON + CLEAR_HOME + CURSOR_HIDE);
   return { restore };
 }
+
+/**
+ * Plain mode (TERM=dumb) has no screen to give back, but a live run still needs its crashes:
+ * an uncaught error or rejection goes to `onCrash` (once), until `restore`.
+ */
+export function catchCrashes(onCrash: (error: unknown) => void, proc: NodeJS.Process = process): TerminalSession {
+  const restore = () => {
+    proc.off('uncaughtException', crashed);
+    proc.off('unhandledRejection', crashed);
+  };
+  const crashed = (error: unknown) => {
+    restore();
+    onCrash(error);
+  };
+  proc.on('uncaughtException', crashed);
+  proc.on('unhandledRejection', crashed);
+  return { restore };
+}

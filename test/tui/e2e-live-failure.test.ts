@@ -150,6 +150,9 @@ describe('a failing live run in the TUI', () => {
       const stopped = await tty.waitFor((screen) => /Run (run_\S+): aborted/.test(screen), 'the run to end aborted', 30_000);
       const runId = /Run (run_\S+): aborted/.exec(stopped)?.[1] ?? '';
       expect(stopped).toContain(`Resume with: retrace replay --resume ${runId}`);
+      // The replay has printed its last lines but may still be closing: keys typed now would go to
+      // it, not to the shell. The next command is typed once the shell has the terminal back.
+      await tty.waitForText('EXIT=1', 60_000);
 
       allow('.install-ok');
       tty.run(`clear; ${replayLine(`--resume ${runId}`)}; echo "EXIT=$?"`);

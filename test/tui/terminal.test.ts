@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { enterFullScreen, type TerminalStreams } from '../../src/tui/terminal.js';
+import { catchCrashes, enterFullScreen, type TerminalStreams } from '../../src/tui/terminal.js';
 
 const ENTER = '\x1b[?1049h';
 const LEAVE = '\x1b[?1049l';
@@ -89,5 +89,18 @@ describe('the terminal around the TUI', () => {
     enterFullScreen(streams, proc as unknown as NodeJS.Process);
     proc.emit('exit', 0);
     expect(screen().endsWith(LEAVE)).toBe(true);
+  });
+
+  it('in plain mode hands a live run its crashes once, and none after restore', () => {
+    const { proc } = fakes();
+    const crashes: unknown[] = [];
+    const session = catchCrashes((error) => crashes.push(error), proc as unknown as NodeJS.Process);
+    proc.emit('unhandledRejection', new Error('first'));
+    expect(crashes.map((error) => (error as Error).message)).toEqual(['first']);
+    expect(proc.listenerCount('uncaughtException') + proc.listenerCount('unhandledRejection')).toBe(0);
+    const again = catchCrashes((error) => crashes.push(error), proc as unknown as NodeJS.Process);
+    again.restore();
+    session.restore();
+    expect(proc.listenerCount('uncaughtException') + proc.listenerCount('unhandledRejection')).toBe(0);
   });
 });
