@@ -77,7 +77,9 @@ describe('watching a live replay from another terminal', () => {
     expect(reference.code, `${reference.stdout}\n${reference.stderr}`).toBe(0);
     const referenceId = (await runs()).find((run) => run.status === 'ok')?.id ?? '';
 
-    const hosts = await useTestHosts({ sessionEnv: { SPARK_SIM_DOWNLOAD_SECONDS: '4' } });
+    // A longer download here: on a loaded machine the watcher may take seconds to come up, and it
+    // must still find the step running.
+    const hosts = await useTestHosts({ sessionEnv: { SPARK_SIM_DOWNLOAD_SECONDS: '12' } });
     const replay: Promise<CliRun> = runRetrace(replayArgs(hosts), { env: envOf(hosts) });
     const runId = await until(async () => (await runs()).find((run) => run.id !== referenceId && run.status === 'running')?.id, 'the replay to start');
 
