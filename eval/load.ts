@@ -4,7 +4,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import type { z } from 'zod';
-import { Story, RealEntry } from './schema.js';
+import { Story, RealEntry, StorySets } from './schema.js';
 
 export class CorpusError extends Error {
   constructor(readonly problems: string[]) {
@@ -82,3 +82,26 @@ export function loadRealEntries(dir: string): LoadedReal[] {
   if (problems.length > 0) throw new CorpusError(problems);
   return entries;
 }
+
+/**
+ * Story id → the name of its set (eval/sets.yaml). Every story must be in exactly one set, and a set
+ * may name only stories that exist: a new story without a set is a CorpusError, not a silent row.
+ */
+export function loadSets(file: string, storyIds: readonly string[]): Map<string, string> {
+  const { value, problems } = parseYaml(file, StorySets);
+  if (value === undefined) throw new CorpusError(problems);
+  const setOf = new Map<string, string>();
+  const known = new Set(storyIds);
+  for (const [name, ids] of Object.entries(value.sets)) {
+    for (const id of ids) {
+      if (!known.has(id)) problems.push(`${file}: set ${name} names ${id}, which is no story in eval/stories`);
+      const other = setOf.get(id);
+      if (other !== undefined) problems.push(`${file}: ${id} is in both ${other} and ${name}`);
+      setOf.set(id, name);
+    }
+  }
+  for (const id of storyIds) if (!setOf.has(id)) problems.push(`${file}: story ${id} is in no set (add it to the set it was scored in)`);
+  if (problems.length > 0) throw new CorpusError(problems);
+  return setOf;
+}
+

@@ -365,3 +365,10 @@ export const RealEntry = z.strictObject({
 }).superRefine((entry, ctx) => checkLabels(entry, ctx, []));
 
 export type RealEntry = z.infer<typeof RealEntry>;
+
+/** eval/sets.yaml: which stories the rules have seen (development, held out, each fresh blind set). */
+export const StorySets = z.strictObject({
+  sets: z.record(z.string().regex(/^[a-z0-9-]+$/), z.array(z.string()).min(1)),
+});
+export type StorySets = z.infer<typeof StorySets>;
+

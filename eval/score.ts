@@ -6,7 +6,7 @@
 //   npx tsx eval/score.ts [--only SUBSTRING] [--out FILE]
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CorpusError, loadRealEntries, loadStories } from './load.js';
+import { CorpusError, loadRealEntries, loadSets, loadStories } from './load.js';
 import { EVAL_DIR, renderAll } from './render/main.js';
 import type { Labels, Story } from './schema.js';
 import { scoreSession } from './score/metrics.js';
@@ -19,6 +19,7 @@ const CLI = join(ROOT, 'bin', 'retrace.js');
 interface Job {
   id: string;
   source: 'story' | 'real';
+  set: string;
   agent: string;
   version: string | null;
   frameworks: string[];
@@ -40,10 +41,11 @@ function storyJobs(): Job[] {
     throw new CorpusError([...problems, 'eval/transcripts is stale: run `npx tsx eval/render/main.ts` and commit the result']);
   }
   const stories = new Map<string, Story>(loadStories(join(EVAL_DIR, 'stories')).map(({ story }) => [story.id, story]));
+  const sets = loadSets(join(EVAL_DIR, 'sets.yaml'), [...stories.keys()]);
   return entries.map((entry) => {
     const story = stories.get(entry.id)!;
     return {
-      id: entry.id, source: 'story', agent: entry.agent, version: entry.version, frameworks: story.frameworks, shapes: story.shapes,
+      id: entry.id, source: 'story', set: sets.get(entry.id)!, agent: entry.agent, version: entry.version, frameworks: story.frameworks, shapes: story.shapes,
       labels: story.labels, files: entry.files.map((file) => join(EVAL_DIR, file)), session: entry.session_id,
     } satisfies Job;
   });
@@ -55,7 +57,7 @@ function realJobs(): Job[] {
     const path = resolve(dirname(file), transcript);
     if (!existsSync(path)) throw new CorpusError([`${file}:1: transcript ${transcript} does not exist (${path})`]);
     return {
-      id, source: 'real', agent: agent ?? 'unknown', version: null, frameworks, shapes,
+      id, source: 'real', set: 'real', agent: agent ?? 'unknown', version: null, frameworks, shapes,
       labels: labels satisfies Labels, files: [path], session: session ?? null,
     } satisfies Job;
   });
@@ -78,7 +80,7 @@ function merged(run: RetraceRun): { tree: RetraceRun['trees'][number]; plan: Ret
 function scoreJob(job: Job): EntryResult {
   const store = new RetraceStore(CLI);
   const notes: string[] = [];
-  const base = { id: job.id, source: job.source, agent: job.agent, version: job.version, frameworks: job.frameworks, shapes: job.shapes, deploys: job.labels.deploys, notes };
+  const base = { id: job.id, source: job.source, set: job.set, agent: job.agent, version: job.version, frameworks: job.frameworks, shapes: job.shapes, deploys: job.labels.deploys, notes };
   try {
     store.ingest(job.files, notes);
     const tops = store.topSessions();
@@ -135,6 +137,7 @@ function main(): number {
     overall,
     pooled_candidates: pooled(results),
     goals: GOALS.map((goal) => ({ ...goal, value: overall[goal.metric], met: overall[goal.metric] === null ? null : overall[goal.metric]! >= goal.target })),
+    by_set: groupBy(results, (entry) => [entry.set]),
     by_framework: groupBy(results, (entry) => entry.frameworks),
     by_shape: groupBy(results, (entry) => entry.shapes),
     by_agent: groupBy(results, (entry) => [entry.agent]),

@@ -5,6 +5,8 @@ import type { SessionScore } from './metrics.js';
 export interface EntryResult {
   id: string;
   source: 'story' | 'real';
+  /** eval/sets.yaml's set of a story (development, held-out, fresh-N); `real` for the real sessions. */
+  set: string;
   agent: string;
   version: string | null;
   frameworks: string[];
@@ -108,6 +110,7 @@ export function renderReport(entries: EntryResult[]): string {
     lines.push('', title, header('', width));
     for (const [key, group] of Object.entries(groups)) lines.push(row(key, width, group.n, group));
   };
+  section('Per set (what the rules have seen, eval/sets.yaml)', groupBy(entries, (entry) => [entry.set]));
   section('Per framework (mean over transcripts that involve it)', groupBy(entries, (entry) => entry.frameworks));
   section('Per failure shape (mean over transcripts that cover it)', groupBy(entries, (entry) => entry.shapes));
   section('Per agent', groupBy(entries, (entry) => [entry.agent]));

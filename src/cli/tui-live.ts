@@ -1,5 +1,6 @@
 import type { RunController, RunEvent } from '../core/run/events.js';
 import type { Database } from '../store/database.js';
+import type { StoreAccess } from '../store/store-lease.js';
 import { expectLostTerminal, STOP_SIGNALS } from '../tui/lost-terminal.js';
 import { RunEventBuffer } from '../tui/run-event-buffer.js';
 import { loadTui, type TuiModule } from './commands/tui.js';
@@ -16,7 +17,7 @@ export interface StartedRun {
  * live-run screen. Quitting the TUI before the run ends aborts it (the runner records that).
  */
 export async function watchLiveRunInTui(
-  db: Database,
+  store: Database | StoreAccess,
   start: (listener: (event: RunEvent) => void) => Promise<StartedRun>,
   print: (line: string) => void,
   load: () => Promise<Pick<TuiModule, 'runTui'>> = loadTui,
@@ -43,7 +44,7 @@ export async function watchLiveRunInTui(
   } else {
     // Released and replaced by the TUI's own handlers in one synchronous step: no signal falls between.
     early.release();
-    await runTui(createTuiServices(db, { liveRun: buffer.attach(run.controller) }), [{ screen: 'runs' }, { screen: 'live-run' }], {
+    await runTui(createTuiServices(store, { liveRun: buffer.attach(run.controller) }), [{ screen: 'runs' }, { screen: 'live-run' }], {
       runningSteps: () => buffer.running(),
     });
   }

@@ -20,7 +20,7 @@ const PLAN_KEPT_MS = 5_000;
  * The TUI's services over one open store. The TUI sees only these functions (never DuckDB):
  * every long list is paged here, in SQL.
  */
-export function createTuiServices(source: Database | StoreReader, options: { liveRun?: RunController } = {}): TuiServices {
+export function createTuiServices(source: Database | StoreReader, options: { liveRun?: RunController; liveRunWatch?: { pid: number | null } } = {}): TuiServices {
   // Every read goes through the reader: a leased store (see leasedStore) lets ingest and replay
   // write between the TUI's reads, and the next read sees their rows.
   const store = source instanceof Database ? heldStore(source) : source;
@@ -56,6 +56,7 @@ export function createTuiServices(source: Database | StoreReader, options: { liv
     listRuns: () => read((db) => listRunRows(db)),
     runSteps: (runId) => read((db) => runStepRows(db, runId)),
     ...(options.liveRun ? { liveRun: options.liveRun } : {}),
+    ...(options.liveRunWatch ? { liveRunWatch: options.liveRunWatch } : {}),
   };
 }
 

@@ -124,7 +124,8 @@ export class Database {
     }
     let instance: DuckDBInstance | null = null;
     const deadline = Date.now() + (options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
-    for (let delay = 25; instance === null; delay = Math.min(delay * 2, 400)) {
+    // Tries often: a TUI or a live replay lets go of the store for a few hundred milliseconds at a time.
+    for (let delay = 25; instance === null; delay = Math.min(delay * 2, 100)) {
       try {
         instance = await DuckDBInstance.create(path, settings);
       } catch (error) {

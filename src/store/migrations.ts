@@ -7,6 +7,7 @@ import { FILE_STAMPS_SCHEMA } from './schema/file-stamps.js';
 import { HONEST_RUNS_SCHEMA } from './schema/honest-runs.js';
 import { PROVENANCE_SCHEMA } from './schema/provenance.js';
 import { RUNS_SCHEMA } from './schema/runs.js';
+import { RUN_WAITING_SCHEMA } from './schema/run-waiting.js';
 
 /** A schema step: applied once, in order, inside one transaction with the version bump. */
 export interface Migration {
@@ -16,7 +17,7 @@ export interface Migration {
 }
 
 /** Every migration retrace has shipped; append only, never edit one that has been released. */
-export const MIGRATIONS: readonly Migration[] = [CORE_SCHEMA, DERIVED_SCHEMA, RUNS_SCHEMA, DERIVE_FINGERPRINT_SCHEMA, HONEST_RUNS_SCHEMA, PROVENANCE_SCHEMA, FILE_STAMPS_SCHEMA];
+export const MIGRATIONS: readonly Migration[] = [CORE_SCHEMA, DERIVED_SCHEMA, RUNS_SCHEMA, DERIVE_FINGERPRINT_SCHEMA, HONEST_RUNS_SCHEMA, PROVENANCE_SCHEMA, FILE_STAMPS_SCHEMA, RUN_WAITING_SCHEMA];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
 

@@ -146,3 +146,9 @@ export async function loadRun(db: Database, reference: string): Promise<StoredRu
     })),
   };
 }
+
+/** What a live run waits for from its operator (`runs.waiting`, JSON), or null (also where no run records it: a lake). */
+export async function runWaiting(db: Database, runId: string): Promise<string | null> {
+  if (db.lake) return null;
+  return text((await db.one(`SELECT waiting FROM runs WHERE id = ?`, [runId]))?.['waiting']);
+}

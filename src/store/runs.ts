@@ -1,5 +1,5 @@
 import type { RunItem } from '../core/model.js';
-import type { RunHeader, RunRecorder, RunStatus, StepFinish, StepStart } from '../core/run/record.js';
+import type { RunHeader, RunStatus, StepFinish, StepStart } from '../core/run/record.js';
 import type { Database } from './database.js';
 
 /**
@@ -166,7 +166,7 @@ export async function writeStepFinish(db: Database, step: StepFinish): Promise<v
 /** Ends a run; `diverged` counts the latest attempt of every target, over all of the run's sessions. */
 export async function writeRunEnd(db: Database, runId: string, status: RunStatus, endedAt: number): Promise<void> {
   await db.run(
-    `UPDATE runs SET status = ?, ended_at = ${ts('?')},
+    `UPDATE runs SET status = ?, ended_at = ${ts('?')}, waiting = NULL,
        diverged = (SELECT count(*) FROM run_steps s WHERE s.run_id = ? AND s.verdict = 'diverged'
          AND s.attempt = (SELECT max(t.attempt) FROM run_steps t WHERE t.run_id = s.run_id AND t.step_id = s.step_id AND t.role = s.role AND t.host IS NOT DISTINCT FROM s.host))
      WHERE id = ?`,
@@ -175,46 +175,7 @@ export async function writeRunEnd(db: Database, runId: string, status: RunStatus
   await db.run(`UPDATE sessions SET ended_at = greatest(coalesce(ended_at, ${ts('?')}), ${ts('?')}) WHERE id = ?`, [endedAt, endedAt, runId]);
 }
 
-export class StoreRunRecorder implements RunRecorder {
-  private queue: Promise<unknown> = Promise.resolve();
-
-  constructor(private readonly db: Database) {}
-
-  private serial(work: () => Promise<void>): Promise<void> {
-    const next = this.queue.then(() => inTransaction(this.db, work));
-    this.queue = next.catch(() => undefined);
-    return next;
-  }
-
-  runStarted(header: RunHeader): Promise<void> {
-    return this.serial(() => writeRunHeader(this.db, header));
-  }
-
-  runResumed(runId: string, hosts: Record<string, string[]>, at: number, pid: number | null, now?: { planJson: string; vars: Record<string, string> }): Promise<void> {
-    return this.serial(async () => {
-      await this.db.run(`UPDATE runs SET status = 'running', ended_at = NULL, hosts = ?, pid = ?, resumed_at = ${ts('?')} WHERE id = ?`, [JSON.stringify(hosts), pid, at, runId]);
-      if (now) await this.db.run(`UPDATE runs SET plan_json = ?, vars = ? WHERE id = ?`, [now.planJson, JSON.stringify(now.vars), runId]);
-    });
-  }
-
-  stepStarted(step: StepStart): Promise<void> {
-    return this.serial(() => writeStepStart(this.db, step));
-  }
-
-  stepFinished(step: StepFinish): Promise<void> {
-    return this.serial(() => writeStepFinish(this.db, step));
-  }
-
-  stepRemoteProcess(runId: string, target: { stepId: string; role: string; host: string; attempt: number }, pgid: number): Promise<void> {
-    return this.serial(async () => {
-      await this.db.run(`UPDATE run_steps SET remote_pgid = ? WHERE ${TARGET_WHERE}`, [pgid, ...targetParams({ runId, ...target })]);
-    });
-  }
-
-  runFinished(runId: string, status: RunStatus, endedAt: number): Promise<void> {
-    return this.serial(() => writeRunEnd(this.db, runId, status, endedAt));
-  }
-}
+export { StoreRunRecorder } from './run-recorder.js';
 
 /** Two runs never share an id: an imported run log whose id the store holds from elsewhere is refused. */
 export class RunIdTakenError extends Error {

@@ -10,7 +10,8 @@ export type Route =
   | { screen: 'why'; sessionId: string; candidate: string; title: string }
   | { screen: 'timings'; sessionId: string | null; title: string }
   | { screen: 'runs' }
-  | { screen: 'live-run' }
+  /** `runId`: a run followed from the store (another process runs it); without it, this process's own run. */
+  | { screen: 'live-run'; runId?: string }
   | { screen: 'compare'; runId: string };
 
 export type ScreenName = Route['screen'];

@@ -169,6 +169,11 @@ export interface TuiServices {
   timings(sessionId: string | null): Promise<TimingRow[]>;
   listRuns(): Promise<RunRow[]>;
   runSteps(runId: string): Promise<RunStepRow[]>;
-  /** Set when the TUI was opened on a live run (`retrace replay … --live --tui`). */
+  /** Set when the TUI was opened on a live run (`retrace replay … --live --tui`, or `retrace tui --run ID` of a running one). */
   liveRun?: RunController;
+  /**
+   * Set when `liveRun` is followed from the store (`retrace tui --run ID` in another terminal):
+   * the run is steered from the terminal that started it, process `pid`; this TUI only watches.
+   */
+  liveRunWatch?: { pid: number | null };
 }

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir as freshDir } from '../helpers/temp.js';
-import { CorpusError, loadRealEntries, loadStories } from '../../eval/load.js';
+import { CorpusError, loadRealEntries, loadSets, loadStories } from '../../eval/load.js';
 import { EVAL_DIR, render, renderAll } from '../../eval/render/main.js';
 
 function tempDir(files: Record<string, string>): string {
@@ -37,6 +37,28 @@ describe('the committed corpus', () => {
 
   it('matches a fresh render of every story', () => {
     expect(renderAll(true).problems).toEqual([]);
+  });
+
+  it('puts every story in exactly one set of eval/sets.yaml', () => {
+    const ids = loadStories(join(EVAL_DIR, 'stories')).map(({ story }) => story.id);
+    const sets = loadSets(join(EVAL_DIR, 'sets.yaml'), ids);
+    expect([...sets.keys()].sort()).toEqual([...ids].sort());
+    expect(new Set(sets.values()).has('development')).toBe(true);
+  });
+
+  it('names a story in no set, one in two sets, and a set naming no story', () => {
+    const dir = tempDir({ 'sets.yaml': 'sets:\n  a: [one, two]\n  b: [two, ghost]\n' });
+    let problems: string[] = [];
+    try {
+      loadSets(join(dir, 'sets.yaml'), ['one', 'two', 'three']);
+    } catch (error) {
+      problems = error instanceof CorpusError ? error.problems : [];
+    }
+    expect(problems.map((problem) => problem.replace(/^.*sets\.yaml: /, ''))).toEqual([
+      'two is in both a and b',
+      'set b names ghost, which is no story in eval/stories',
+      'story three is in no set (add it to the set it was scored in)',
+    ]);
   });
 
   it('renders the same bytes twice', () => {

@@ -19,6 +19,7 @@ describe('retrace tui without a terminal', () => {
     const help = await runRetrace(['tui', '--help']);
     expect(help.stdout).toContain('Usage: retrace tui [options] [session]');
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('`?` shows the keys of each screen');
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('a live run still going is followed as it runs, from any terminal');
     expect((await runRetrace(['--help'])).stdout).toMatch(/tui \[options\] \[session\] +step through sessions/);
   });
 });

@@ -22,7 +22,8 @@ import { prepareReplay, ReplayInputError, type PreparedReplay } from '../../repl
 import { ConnectError } from '../../replay/ssh/connection.js';
 import { HostKeyRefusedError } from '../../replay/ssh/host-key.js';
 import { HostSpecError } from '../../replay/ssh/host-target.js';
-import { withDatabase, type Database } from '../../store/database.js';
+import { Database, withDatabase } from '../../store/database.js';
+import { leaseStore, type StoreAccess } from '../../store/store-lease.js';
 import { loadRun, RunLookupError } from '../../store/run-queries.js';
 import { StoreRunRecorder } from '../../store/runs.js';
 
@@ -92,7 +93,29 @@ async function dryRun(db: Database, prepared: PreparedReplay, options: ReplayOpt
   return 0;
 }
 
-async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOptions, output: Output): Promise<number> {
+/**
+ * A live run opens the store only for each write (and its own TUI's reads): held for the whole
+ * run, it would shut out `retrace tui --run ID` in another terminal and every other command.
+ */
+function liveStore(path: string) {
+  return leaseStore(() => Database.open(path, { lockWaitMs: 2_000 }), { idleMs: 150, waitMs: 0, maxHoldMs: 1_000, restMs: 400 });
+}
+
+async function liveRun(path: string, prepared: PreparedReplay, options: ReplayOptions, output: Output): Promise<number> {
+  const store = liveStore(path);
+  // A run's own TUI owns the terminal: a wait for the store shows there as a pause, never as text.
+  const recorder = new StoreRunRecorder(store, {
+    onWait: options.tui ? undefined : (message) => output.warn(message === null ? 'The store is free again: recording goes on.' : `Waiting to record the run: ${message}`),
+  });
+  try {
+    return await liveRunOn(store, recorder, prepared, options, output);
+  } finally {
+    await recorder.settled();
+    await store.close();
+  }
+}
+
+async function liveRunOn(store: StoreAccess, recorder: StoreRunRecorder, prepared: PreparedReplay, options: ReplayOptions, output: Output): Promise<number> {
   const inRange = prepared.plan.steps.slice(prepared.range.first, prepared.range.last + 1);
   const destructive = inRange.filter((step) => step.destructive).map((step) => step.id);
   if (destructive.length > 0 && !options.yes && !options.tui && !(options.interactive ?? process.stdin.isTTY)) {
@@ -115,18 +138,21 @@ async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOp
       values: prepared.values,
       range: prepared.range,
       settings,
-      recorder: new StoreRunRecorder(db),
+      recorder,
       autoConfirm: options.yes,
       holdOnFailure,
       keepGoing: options.keepGoing,
       forks: options.forks,
       resume: prepared.resume,
-      listener,
+      listener: (event) => {
+        recorder.noteEvent(prepared.header.id, event);
+        listener(event);
+      },
     });
   if (options.tui) {
     // The TUI owns the terminal: it shows the steps, asks for confirmations, and holds a failed
     // step so it can be retried (`r`).
-    const result = await watchLiveRunInTui(db, (listener) => start(listener, true), (line) => output.line(line));
+    const result = await watchLiveRunInTui(store, (listener) => start(listener, true), (line) => output.line(line));
     return result.status === 'ok' ? 0 : 1;
   }
   const printer = new RunEventPrinter((line) => (options.json ? output.warn(line) : output.line(line)), !options.json);
@@ -143,7 +169,8 @@ async function liveRun(db: Database, prepared: PreparedReplay, options: ReplayOp
   for (const signal of STOP_SIGNALS) process.on(signal, onSigint);
   try {
     const result = await replay.done;
-    const run = await loadRun(db, prepared.header.id);
+    await recorder.settled();
+    const run = await store.use((db) => loadRun(db, prepared.header.id));
     if (options.json) output.json({ run: { ...run, step_rows: undefined, plan_json: undefined }, steps: run.step_rows });
     else if (result.status !== 'ok') output.line(`Resume with: ${resumeCommandOf(prepared.header.id)}`);
     return result.status === 'ok' ? 0 : 1;
@@ -157,9 +184,10 @@ export async function replayCommand(source: string | undefined, options: ReplayO
   // A dry run executes nothing, so there is nothing to watch: --tui alone would be silently ignored.
   if (options.tui && !options.live && !options.resume) throw new UsageError('--tui watches a live run: add --live (or --resume RUN)');
   try {
-    return await withDatabase(options.db, {}, async (db) => {
-      const live = options.live || Boolean(options.resume);
-      const prepared = await prepareReplay(db, {
+    const live = options.live || Boolean(options.resume);
+    // The store is held only to prepare (and for a dry run, which is over in a moment).
+    const prepared = await withDatabase(options.db, {}, async (db) => {
+      const ready = await prepareReplay(db, {
         source: source ?? null,
         resume: options.resume ?? null,
         hosts: options.hosts,
@@ -169,8 +197,9 @@ export async function replayCommand(source: string | undefined, options: ReplayO
         to: options.to,
         mode: live ? 'live' : 'dry',
       });
-      return live ? await liveRun(db, prepared, options, output) : await dryRun(db, prepared, options, output);
+      return live ? ready : await dryRun(db, ready, options, output);
     });
+    return typeof prepared === 'number' ? prepared : await liveRun(options.db, prepared, options, output);
   } catch (error) {
     if (USAGE_ERRORS.some((type) => error instanceof type)) throw new UsageError((error as Error).message);
     if (error instanceof HostKeyRefusedError || error instanceof ConnectError || error instanceof NothingToReplayError) throw new JobFailedError(error.message);

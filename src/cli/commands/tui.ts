@@ -11,6 +11,7 @@ import { withDerivedSessions } from '../derived-store.js';
 import type { Route } from '../../tui/routes.js';
 import { createTuiServices } from '../tui-services.js';
 import { leasedStore } from '../tui-store.js';
+import { followRun } from '../run-follower.js';
 
 export interface TuiOptions {
   db: StoreLocation;
@@ -22,11 +23,15 @@ export function canRunTui(stdin: NodeJS.ReadStream = process.stdin, stdout: Node
   return Boolean(stdin.isTTY && stdout.isTTY);
 }
 
-/** The screens to open on: the sessions list, then the session or run asked for on top of it. */
+/**
+ * The screens to open on: the sessions list, then the session or run asked for on top of it; a
+ * live run still going opens on the live-run screen, which follows it.
+ */
 export async function startRoutes(db: Database, reference: string | undefined, runId: string | undefined): Promise<Route[]> {
   if (runId) {
     try {
-      return [{ screen: 'runs' }, { screen: 'compare', runId: (await loadRun(db, runId)).id }];
+      const run = await loadRun(db, runId);
+      return [{ screen: 'runs' }, run.mode === 'live' && run.status === 'running' ? { screen: 'live-run', runId: run.id } : { screen: 'compare', runId: run.id }];
     } catch (error) {
       throw error instanceof RunLookupError ? new UsageError(error.message) : error;
     }
@@ -67,11 +72,16 @@ export async function soleSessionRoutes(db: Database): Promise<Route[]> {
  */
 export async function openTui(location: StoreLocation, start: readonly Route[], tui: Promise<TuiModule> = loadTui()): Promise<void> {
   const { runTui } = await tui;
-  const store = leasedStore(location);
+  const last = start.at(-1);
+  // Following a run, the store is read every second: let go sooner, so the run's writes get in.
+  const store = leasedStore(location, last?.screen === 'live-run' && last.runId ? { idleMs: 100 } : {});
+  const followed = last?.screen === 'live-run' && last.runId ? await followRun(store, last.runId) : null;
   try {
-    await runTui(createTuiServices(store), start);
+    const live = followed ? { liveRun: followed.controller, liveRunWatch: { pid: followed.pid } } : {};
+    await runTui(createTuiServices(store, live), start);
   } finally {
-    store.close();
+    followed?.close();
+    await store.close();
   }
 }
 
@@ -93,13 +103,16 @@ export function registerTuiCommand(program: Command, ctx: CliContext): void {
     .summary('step through sessions, decision trees and runs in a terminal UI')
     .description(
       'Open the terminal UI: sessions, a session timeline (Enter opens a call\'s output), the decision tree and why, ' +
-        'timings, runs and run vs record. `?` shows the keys of each screen; Esc goes back; q quits.',
+        'timings, runs and run vs record. `?` shows the keys of each screen; Esc goes back; q quits. ' +
+        'The store is opened only while a screen reads, so ingest and replay run meanwhile. --run ID of a live ' +
+        'replay still going (started in another terminal) follows it as it runs: steps, status, output, how it ended; ' +
+        'it is steered only from the terminal that started it.',
     )
     .argument('[session]', 'open this session\'s timeline (an id, an id prefix, or a title substring)')
-    .option('--run <id>', 'open this run beside its record (an id or id prefix)')
+    .option('--run <id>', 'open this run beside its record (an id or id prefix); a live run still going is followed as it runs, from any terminal (it is steered only from the one that started it)')
     .option('--db <file>', DB_OPTION_HELP)
     .option('--lake <dir>', LAKE_OPTION_HELP)
-    .addHelpText('after', examples(['retrace tui', 'retrace tui qwen', 'retrace tui --run run_2026', 'NO_COLOR=1 retrace tui --db sample.duckdb']))
+    .addHelpText('after', examples(['retrace tui', 'retrace tui qwen', 'retrace tui --run run_2026', 'retrace tui --run run_20260226-134100_3f9a   # a live run going on elsewhere: watch it', 'NO_COLOR=1 retrace tui --db sample.duckdb']))
     .action(async (session: string | undefined, opts: { db?: string; lake?: string; run?: string }) => {
       ctx.setExitCode(await tuiCommand(session, { db: resolveStoreLocation(opts), run: opts.run }, ctx.output));
     });

@@ -63,6 +63,7 @@ export class RunEventPrinter {
         this.write(describeResult(event.result, this.label(event.result)));
         break;
       case 'confirm':
+      case 'confirmed':
         break;
       case 'paused':
         this.write(event.failed ? `⏸ held on a failure: ${event.failed.map((t) => `${t.stepId} on ${this.label(t)}`).join(', ')}` : '⏸ paused');

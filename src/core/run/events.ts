@@ -33,6 +33,8 @@ export type RunEvent =
   | { type: 'guard'; target: StepTarget; satisfied: boolean }
   | { type: 'output'; target: StepTarget; stream: 'stdout' | 'stderr'; chunk: string }
   | { type: 'confirm'; target: StepTarget; command: string }
+  /** The confirmation of `target`'s step was answered (yes, no, skip or a stop): the run goes on. */
+  | { type: 'confirmed'; target: StepTarget; approved: boolean }
   | { type: 'step-finished'; result: StepResult }
   /** `failed`: the run holds on these failed targets until a watcher retries, skips or stops. */
   | { type: 'paused'; failed?: StepTarget[] }

@@ -51,7 +51,8 @@ export function stepForUnit(kept: KeptUnit, context: StepContext): PlanStep {
   const referenced = secretsToReferences(kept.command);
   addSecrets(context.secrets, referenced.secrets);
   const command = templatize(referenced.command, context.variables);
-  const action = unit.primary;
+  // A check is named by its health request, whatever else it reads on the way (`launchctl print`).
+  const action = (unit.effect === 'check' && !isClusterCheck(unit) ? unit.segment.actions.find((a) => a.kind === 'health') : undefined) ?? unit.primary;
   const leads = action?.kind === 'serve' || (action?.kind === 'cluster' && /--head\b/.test(kept.command));
   const facts = action ? stepFacts(action, unit.call, kept.command, leads) : { idBase: 'run-command', guard: null, expectOutput: null };
   const check = unit.effect === 'check';

@@ -1,10 +1,12 @@
 import { frameworkIn } from '../../query/classify/index.js';
 import { chooseChecks } from './checks.js';
-import { coveredBy, identitiesOf, modeOf, startsSomething, type Identity } from './identities.js';
+import { composeWords, coveredBy, identitiesOf, modeOf, startsSomething, type Identity } from './identities.js';
 import { rewriteRecordedIds } from './pids.js';
 import { isCleanupSession } from './purpose.js';
 import type { RecordedSession } from './recorded.js';
 import { Creations, targetsOf } from './removals.js';
+import { redundantSteps } from './redundant.js';
+import { uploadsForDroppedSteps } from './uploads.js';
 import { onlyRemoves, removesSomething, type Unit } from './units.js';
 import { homeOf } from './workdir.js';
 
@@ -63,6 +65,20 @@ function candidateVerdicts(recorded: RecordedSession): { rejectedOf: (unit: Unit
   };
 }
 
+/** `other` works inside what `unit` started: `docker exec NAME …` of its container, `compose exec` in its project. */
+function usesStarted(unit: Unit, other: Unit): boolean {
+  if (other.segment.host !== unit.segment.host) return false;
+  const names = unit.changes.map((leaf) => leaf.command.dockerRun?.name).filter((name): name is string => Boolean(name));
+  const projects = unit.changes.filter((leaf) => isComposeVerb(leaf, 'up')).map((leaf) => leaf.cwd);
+  return other.leaves.some((leaf) => (leaf.inContainer !== null && names.includes(leaf.inContainer)) || (isComposeVerb(leaf, 'exec') && projects.includes(leaf.cwd)));
+}
+
+function isComposeVerb(leaf: Unit['leaves'][number], verb: string): boolean {
+  const { program, argv } = leaf.command;
+  const args = program === 'docker' && argv[1] === 'compose' ? argv.slice(2) : program === 'docker-compose' ? argv.slice(1) : null;
+  return args !== null && composeWords(args)[0] === verb;
+}
+
 /** The first line of a text, cut short, for a reason. */
 function firstLine(text: string): string {
   const line = text.trim().split('\n')[0] ?? '';
@@ -75,7 +91,7 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
   const commands = new Map<Unit, string>();
   const notes = new Map<Unit, string[]>();
   const { rejectedOf } = candidateVerdicts(recorded);
-  const creations = new Creations(unitFiles, homeOf(recorded.directory));
+  const creations = new Creations(unitFiles, homeOf(recorded.directory), units);
   const ran: Unit[] = [];
   const changing: Unit[] = [];
   // In a clean-up, removing what the machine had is the work, not housekeeping around it.
@@ -92,7 +108,8 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
       ran.push(unit);
       continue;
     }
-    const rejected = rejectedOf(unit);
+    // Stopping a rejected candidate is part of switching away from it: the removal rules below judge it.
+    const rejected = unit.failed || !onlyRemoves(unit) ? rejectedOf(unit) : null;
     if (rejected) dropped.set(unit, `a step of ${rejected}, which was rejected`);
     else if (!unit.failed && onlyRemoves(unit)) {
       const targets = unit.changes.flatMap((leaf) => targetsOf(leaf, unit.segment.host));
@@ -116,10 +133,13 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
       }
     }
     if (!unit.failed) creations.learn(unit);
+    // A container whose command exited 0 exists even when what ran in it failed (a server that crashed at load).
+    else if (!unit.call.notRun && unit.call.exitCode === 0) creations.learnContainers(unit);
     ran.push(unit);
     changing.push(unit);
   }
 
+  const movedTo = new Map<Unit, number>();
   // Attempts of one action: a later success supersedes what came before (restarts collapse to the
   // one that worked); a repeat of an install, pull or download that already worked is a no-op.
   for (const [index, unit] of changing.entries()) {
@@ -132,7 +152,13 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
       dropped.set(unit, later
         ? `failed (exit ${unit.call.exitCode ?? 'none'}); the same action worked later (#${later.call.messageOrdinal})`
         : `failed (${unit.call.timedOut ? 'timed out' : `exit ${unit.call.exitCode ?? 'none'}`}) and was not fixed later`);
-    } else if (later && modeOf(mine) === 'last') dropped.set(unit, `superseded: the same action again at #${later.call.messageOrdinal} is the one that worked`);
+    } else if (later && modeOf(mine) === 'last') {
+      // Steps in between used what this one started (a model pulled into its container): the
+      // last form takes this one's place, so they still find it running.
+      const user = changing.slice(index + 1).find((other) => other.order < later.order && !other.failed && usesStarted(unit, other));
+      if (user) movedTo.set(later, unit.order);
+      dropped.set(unit, `superseded: the same action again at #${later.call.messageOrdinal} is the one that worked${user ? `, and runs here instead (#${user.call.messageOrdinal} uses it)` : ''}`);
+    }
     else if (later) dropped.set(later, `the same again (#${unit.call.messageOrdinal} already did it)`);
   }
 
@@ -148,13 +174,13 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
 
   // Started, then stopped or removed again, with nothing kept using it meanwhile: an attempt.
   for (const [index, unit] of changing.entries()) {
-    if (dropped.has(unit) || !startsSomething(identities.get(unit) ?? [])) continue;
+    if (dropped.has(unit) || !(startsSomething(identities.get(unit) ?? []) || creations.madeUnseen(unit))) continue;
     const after = changing.slice(index + 1);
     // A service it (re)started, stopped or disabled later and not started again: that start was an attempt too.
     const services = (identities.get(unit) ?? []).filter((i) => i.starts && i.key.includes('|service:')).flatMap((i) => i.key.replace(/^.*\|service:(?:user:)?/, '').split(','));
     const stopsService = (other: Unit): boolean => other.segment.host === unit.segment.host && other.changes.some((leaf) =>
       leaf.command.program === 'systemctl' && /^(?:stop|disable|mask)$/.test(leaf.command.argv.find((w, i) => i > 0 && !w.startsWith('-')) ?? '') && targetsOf(leaf, other.segment.host).some((t) => services.includes(t.name)));
-    const stopper = after.find((other) => !other.failed && (other.changes.some((leaf) => removesSomething(leaf) && targetsOf(leaf, other.segment.host).some((target) => creations.maker(target, other.order) === unit)) || (services.length > 0 && stopsService(other))));
+    const stopper = after.find((other) => !other.failed && (other.changes.some((leaf) => removesSomething(leaf) && targetsOf(leaf, other.segment.host).some((target) => creations.makersOf(target, other.order).includes(unit))) || (services.length > 0 && stopsService(other))));
     if (!stopper) continue;
     const names = unit.changes.map((leaf) => leaf.command.dockerRun?.name).filter((name): name is string => Boolean(name));
     const used = after.some((other) => other.order < stopper.order && !dropped.has(other) && names.some((name) => other.leaves.some((leaf) => leaf.inContainer === name || leaf.command.argv.includes(name))));
@@ -176,19 +202,25 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
     }
   }
 
+  for (const [unit, why] of redundantSteps(changing, dropped, creations)) dropped.set(unit, why);
+  for (const [unit, why] of uploadsForDroppedSteps(changing, dropped)) dropped.set(unit, why);
+
   const keptChanges = changing.filter((unit) => !dropped.has(unit));
   const checks = chooseChecks(units.filter((unit) => unit.effect === 'check'), keptChanges, identities);
   for (const [unit, why] of checks.dropped) dropped.set(unit, why);
 
   // Tidying after the deployment was up (removing an old model, pruning images) is not needed to redeploy.
-  const lastCheck = checks.kept.at(-1);
+  // Up means the last kept check passed, or the last step that started a service checked it itself.
+  const selfChecked = keptChanges.filter((unit) => !unit.trailingCheckFailed && unit.segment.actions.some((a) => a.kind === 'health' && a.outcome === 'ok')).at(-1);
+  const lastCheck = [checks.kept.at(-1), selfChecked].filter((unit): unit is Unit => unit !== undefined).sort((a, b) => a.order - b.order).at(-1);
   for (const unit of keptChanges) {
     if (lastCheck && unit.order > lastCheck.order && onlyRemoves(unit)) dropped.set(unit, 'clean-up after the deployment was up: not needed to redeploy');
   }
 
   const seen = new Set<string>();
   const kept: KeptUnit[] = [];
-  for (const unit of units) {
+  const placed = [...units].sort((a, b) => (movedTo.get(a) ?? a.order) - (movedTo.get(b) ?? b.order) || a.order - b.order);
+  for (const unit of placed) {
     if (dropped.has(unit) || (unit.effect !== 'change' && !checks.kept.includes(unit))) continue;
     const command = commands.get(unit) ?? unit.segment.command;
     const key = `${unit.segment.host ?? ''}\u0000${unit.cwd ?? ''}\u0000${command}`;

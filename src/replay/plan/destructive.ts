@@ -17,6 +17,7 @@ const SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
   'docker-compose': new Set(['down', 'stop', 'kill', 'rm', 'restart']),
   kubectl: new Set(['delete', 'drain', 'cordon', 'scale']),
   ray: new Set(['stop']),
+  ollama: new Set(['stop', 'rm']),
   apt: new Set(['remove', 'purge', 'autoremove']),
   'apt-get': new Set(['remove', 'purge', 'autoremove']),
   pip: new Set(['uninstall']),
@@ -42,8 +43,17 @@ function words(argv: readonly string[]): string[] {
   return out;
 }
 
+/** The AppleScript an `osascript -e S …` line runs, one script per line. */
+export function appleScripts(argv: readonly string[]): string[] {
+  return argv.flatMap((word, i) => (i > 0 && argv[i - 1] === '-e' ? [word] : []));
+}
+
+/** AppleScript that quits an app or deletes something (a login item): a stop, like `pkill` or `systemctl disable`. */
+const APPLESCRIPT_REMOVES = /\bto\s+quit\b|\bquit\s+application\b|\bdelete\b/;
+
 export function isDestructiveArgv(program: string, argv: readonly string[]): boolean {
   if (ALWAYS.has(program) || /^mkfs(\.|$)/.test(program)) return true;
+  if (program === 'osascript') return appleScripts(argv).some((script) => APPLESCRIPT_REMOVES.test(script));
   const verbs = SUBCOMMANDS[program];
   if (!verbs) return false;
   const [first, second] = words(argv);

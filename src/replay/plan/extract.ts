@@ -10,6 +10,7 @@ import { assignRoles } from './roles.js';
 import { segmentsOf, type Segment } from './segments.js';
 import type { SecretReference } from './secrets.js';
 import { stripUnusedBearer } from './secrets.js';
+import { splitTrailingCheck } from './trailing-check.js';
 import { unitOf, type Unit } from './units.js';
 import { findVariables, type FoundVariable } from './variables.js';
 import { roleWorkdirs } from './workdir-variables.js';
@@ -56,7 +57,10 @@ export function extractPlan(recorded: RecordedSession): Extraction {
   const orderOfCall = new Map<string, number>();
   const touches = recorded.calls.flatMap((call) => {
     orderOfCall.set(call.callId, units.length);
-    for (const segment of segments.get(call.callId) ?? []) units.push(unitOf(segment, dirs.of(segment, call), units.length));
+    for (const segment of segments.get(call.callId) ?? []) {
+      const cwd = dirs.of(segment, call);
+      for (const part of splitTrailingCheck(segment, cwd)) units.push(unitOf(part, cwd, units.length));
+    }
     return fileEvents(call, segments.get(call.callId) ?? [], (segment) => dirs.of(segment, call));
   });
   const files = fileStates(touches);
@@ -222,6 +226,7 @@ function markIndependent(steps: PlanStep[], groupOf: ReadonlyMap<PlanStep, strin
   for (const step of steps) {
     const group = groupOf.get(step);
     if (!group) continue;
-    step.independent_of = steps.filter((other) => other !== step && groupOf.get(other) === group).map((other) => other.id);
+    // Parts of one call (a start and the check split off it) run in their recorded order.
+    step.independent_of = steps.filter((other) => other !== step && groupOf.get(other) === group && other.source.call_id !== step.source.call_id).map((other) => other.id);
   }
 }

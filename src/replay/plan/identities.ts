@@ -41,10 +41,21 @@ export function composeWords(args: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * What an unnamed container runs, as its action: `python3 …/convert_checkpoint.py` and
+ * `trtllm-build` in one image are two steps, two tries of `convert_checkpoint.py` one.
+ */
+function innerProgram(command: readonly string[]): string {
+  const positional = command.filter((word) => !word.startsWith('-'));
+  const base = (word: string | undefined): string => (word ?? '').split('/').pop() ?? '';
+  const program = base(positional[0]);
+  return /^python[\d.]*$/.test(program) ? `${program} ${base(positional[1])}` : program;
+}
+
 function leafIdentity(leaf: Leaf, host: string | null): Identity | null {
   const { program, argv, dockerRun } = leaf.command;
   const at = `${host ?? ''}|`;
-  if (dockerRun) return { key: `${at}container:${dockerRun.name ?? dockerRun.image}`, mode: 'last', starts: dockerRun.detached || dockerRun.name !== null };
+  if (dockerRun) return { key: `${at}container:${dockerRun.name ?? `${dockerRun.image}:${innerProgram(dockerRun.command)}`}`, mode: 'last', starts: dockerRun.detached || dockerRun.name !== null };
   if (leaf.inContainer !== null && (leaf.command.background || /serve|server|launch/.test(argv.slice(0, 3).join(' ')))) {
     return { key: `${at}exec:${leaf.inContainer}:${program} ${words(argv, 1)[0] ?? ''}`, mode: 'last', starts: true };
   }

@@ -1,5 +1,6 @@
 import type { ParsedCommand } from '../../query/shell/index.js';
 import type { Leaf } from './leaves.js';
+import { appleScripts } from './destructive.js';
 
 /**
  * Which simple commands only look: inspections (`ls`, `cat`, `docker ps`, `systemctl status`,
@@ -156,6 +157,12 @@ function fetchWrites(command: ParsedCommand): boolean {
   return !local && (sends || writesMethod);
 }
 
+/** AppleScript that only asks (`tell application "System Events" to get the name of every login item`). */
+const APPLESCRIPT_READS = /^\s*(?:tell\s+application\s+"[^"]*"\s+to\s+)?(?:get|count|exists|return)\b/;
+
+/** A test suite run (`pytest`, `python -m pytest`): judges the code, changes nothing a deployment needs. */
+const TEST_RUNNERS = /^(?:pytest|py\.test|unittest)$/;
+
 export function leafEffect(leaf: Leaf): LeafEffect {
   const { command } = leaf;
   const program = command.program;
@@ -177,10 +184,15 @@ export function leafEffect(leaf: Leaf): LeafEffect {
   if (PYTHON.test(program)) {
     if (command.pythonBody !== null) return PYTHON_WRITES.test(command.pythonBody) ? 'change' : 'read';
     const args = command.argv.slice(1);
-    if (args[0] === '-m' && (args[1] === 'json.tool' || ((args[1] === 'pip' || args[1] === 'pip3') && listed('pip', ['pip', ...args.slice(2)])))) return 'read';
+    if (args[0] === '-m' && (args[1] === 'json.tool' || TEST_RUNNERS.test(args[1] ?? '') || ((args[1] === 'pip' || args[1] === 'pip3') && listed('pip', ['pip', ...args.slice(2)])))) return 'read';
     if (args.length === 1 && HELP.test(args[0] ?? '')) return 'read';
     return 'change';
   }
+  if (program === 'osascript') {
+    const scripts = appleScripts(command.argv);
+    return scripts.length > 0 && scripts.every((script) => APPLESCRIPT_READS.test(script) && !/\b(?:set|make|delete|quit|launch|activate|do shell script)\b/.test(script)) ? 'read' : 'change';
+  }
+  if (TEST_RUNNERS.test(program)) return 'read';
   if (program === 'sed') return command.argv.some((word) => /^-[a-zA-Z]*i|^--in-place/.test(word)) ? 'change' : 'read';
   if (program === 'awk' || program === 'gawk') return command.argv.some((word) => /inplace/.test(word)) ? 'change' : 'read';
   if (program === 'find') return command.argv.some((word) => /^-(?:delete|exec|execdir|ok|okdir|fprint)$/.test(word)) ? 'change' : 'read';

@@ -1,4 +1,5 @@
 import { compileLinear } from '../../core/regex/linear-regex.js';
+import { appleScripts } from './destructive.js';
 import { changedDirectory, type Leaf } from './leaves.js';
 import { redirectTargets } from './lookups.js';
 import type { Unit } from './units.js';
@@ -46,6 +47,16 @@ export function targetsOf(leaf: Leaf, host: string | null): Target[] {
   if (program === 'killall') return at('process', positionals(argv, 1));
   if (program === 'kill') return at('pid', positionals(argv, 1).flatMap((w) => (/^\d+$/.test(w) ? [w] : pidFileOf(w, leaf.cwd))));
   if (program === 'rm' || program === 'rmdir') return at('path', positionals(argv, 1).map((p) => resolve(p, leaf.cwd)));
+  if (program === 'osascript') {
+    // `tell application "Ollama" to quit` stops a process; `delete login item "Ollama"` what starts it.
+    return appleScripts(argv).flatMap((script) => {
+      const name = /"([^"]+)"\s*(?:to\s+quit)?\s*$/.exec(script)?.[1] ?? '';
+      return name ? [{ kind: /\bquit\b/.test(script) ? 'process' : 'other', name, host } satisfies Target] : [];
+    });
+  }
+  // `ollama stop M` unloads a model from the ollama service; `ollama rm M` deletes a model it had.
+  if (program === 'ollama' && argv[1] === 'stop') return at('service', ['ollama']);
+  if (program === 'ollama' && argv[1] === 'rm') return at('image', positionals(argv, 2));
   if (program === 'ray' && argv[1] === 'stop') return at('process', ['ray']);
   if (program === 'kubectl' || program === 'helm') return at('k8s', kubernetesObjects(leaf));
   return at('other', positionals(argv, 2));
@@ -131,20 +142,72 @@ function printedPids(output: string): string[] {
   return [...output.matchAll(/^(?:\[\d+\]\s+)?(\d{2,7})\s*$/gm), ...output.matchAll(/\bpid[ =:]+(\d{2,7})\b/gi)].map((m) => m[1] as string);
 }
 
+/** A line that is a full container id, as `docker run -d` prints it. */
+const CONTAINER_ID_LINE = /^[0-9a-f]{64}$/m;
+
+/**
+ * A unit that made a container without naming it on its own line: it printed a new container's id
+ * but ran no `docker run` itself (a launcher script, a make target). Which container it was shows
+ * only later, when a step uses or removes it by name.
+ */
+function madeUnseenContainer(unit: Unit): boolean {
+  return CONTAINER_ID_LINE.test(unit.call.output) && !unit.leaves.some((leaf) => leaf.command.dockerRun !== null);
+}
+
 /** The things units made, in order, for telling clean-up from set-up. */
 export class Creations {
   private readonly made: { target: Target; unit: Unit; text?: string }[] = [];
+  /** Units that made a container whose name their line does not show (see madeUnseenContainer). */
+  private readonly unseen: Unit[] = [];
 
-  constructor(private readonly unitFiles: ReadonlySet<string>, private readonly home: string | null = null) {}
+  /** `units`: every unit of the session in order, to tell whether a name was in use before a launcher ran. */
+  constructor(private readonly unitFiles: ReadonlySet<string>, private readonly home: string | null = null, private readonly units: readonly Unit[] = []) {}
+
+  /** The unit made a container it did not name (a launcher script printed its id). */
+  madeUnseen(unit: Unit): boolean {
+    return this.unseen.includes(unit);
+  }
+
+  /**
+   * The launcher that made container `name` on `host` before `before`: the latest one there, when
+   * nothing on that host named the container before the first launcher ran (else it was there already).
+   */
+  private unseenMaker(name: string, host: string | null, before: number): Unit | null {
+    const launchers = this.unseen.filter((unit) => unit.segment.host === host && unit.order < before);
+    const [first] = launchers;
+    if (!first) return null;
+    const earlier = this.units.filter((unit) => unit.segment.host === host && unit.order < first.order);
+    return earlier.some((unit) => namesWord(unit.segment.command, name)) ? null : (launchers.at(-1) ?? null);
+  }
+
+  /** Every unit that may have made what a removal of `target` before `before` stops (a container: its run and its launcher). */
+  makersOf(target: Target, before = Infinity): Unit[] {
+    const maker = this.maker(target, before);
+    const launcher = target.kind === 'container' ? this.unseenMaker(target.name, target.host, before) : null;
+    return [...new Set([maker, launcher].filter((unit): unit is Unit => unit !== null))];
+  }
 
   /** A command line with `~/` written out, as `ps` and `pkill -f` see it. */
   private expanded(text: string, host: string | null): string {
     return host === null && this.home ? text.replace(/(^|\s)~\//g, `$1${this.home}/`) : text;
   }
 
+  /** Records only the containers and compose projects a unit made (one whose service failed inside them). */
+  learnContainers(unit: Unit): void {
+    const host = unit.segment.host;
+    for (const leaf of unit.changes) {
+      const { program, argv, dockerRun } = leaf.command;
+      if (dockerRun?.name && dockerRun.detached) this.made.push({ target: { kind: 'container', name: dockerRun.name, host }, unit });
+      if ((program === 'docker' && argv[1] === 'compose' && argv.includes('up')) || (program === 'docker-compose' && argv.includes('up'))) {
+        this.made.push({ target: { kind: 'compose', name: leaf.cwd ?? '.', host }, unit });
+      }
+    }
+  }
+
   /** Records what a unit (that ran) made. */
   learn(unit: Unit): void {
     const host = unit.segment.host;
+    if (madeUnseenContainer(unit)) this.unseen.push(unit);
     for (const leaf of unit.changes) {
       const run = leaf.command.dockerRun;
       if (run?.name) this.made.push({ target: { kind: 'container', name: run.name, host }, unit });
@@ -172,7 +235,12 @@ export class Creations {
     // The latest maker before the removal: a container made twice is removed as its second self.
     const sameHost = this.made.filter((m) => m.target.host === target.host && m.unit.order < before).reverse();
     switch (target.kind) {
-      case 'container':
+      case 'container': {
+        // Named by its run (or an exec in it), or made by a launcher script: the later of the two.
+        const named = sameHost.find((m) => m.target.kind === 'container' && m.target.name === target.name)?.unit ?? null;
+        const launcher = this.unseenMaker(target.name, target.host, before);
+        return named && launcher ? (named.order > launcher.order ? named : launcher) : (named ?? launcher);
+      }
       case 'compose':
       case 'pid':
       case 'k8s':
@@ -194,6 +262,14 @@ export class Creations {
   makersOfPath(path: string, host: string | null, before: number): Unit[] {
     return this.made.filter((m) => m.target.kind === 'path' && m.target.host === host && m.unit.order < before && (m.target.name === path || m.target.name.startsWith(`${path}/`))).map((m) => m.unit);
   }
+}
+
+/** `command` has `word` as a whole word (not inside a longer name or path). */
+export function namesWord(command: string, word: string): boolean {
+  for (let at = command.indexOf(word); at >= 0; at = command.indexOf(word, at + 1)) {
+    if (!/[\w.-]/.test(command[at - 1] ?? ' ') && !/[\w.-]/.test(command[at + word.length] ?? ' ')) return true;
+  }
+  return false;
 }
 
 /** Does `pkill -f PATTERN` (an extended regex) match a command line? Literal containment when it cannot be compiled. */

@@ -149,6 +149,7 @@ export class ReplayController implements RunController {
       this.confirmations.set(target.stepId, (approved) => {
         this.confirmations.delete(target.stepId);
         resolve(approved && !this.stopped);
+        this.emit({ type: 'confirmed', target, approved: approved && !this.stopped });
       });
       this.emit({ type: 'confirm', target, command });
     });

@@ -7,6 +7,7 @@ import { ScreenFrame, FRAME_LINES } from '../components/ScreenFrame.js';
 import { VirtualList } from '../components/VirtualList.js';
 import { useListKeys } from '../hooks/use-list-keys.js';
 import { useNow, useRunEvents } from '../hooks/use-run-events.js';
+import { wrap } from '../format.js';
 import { seg } from '../segments.js';
 import { useNavigator, useServices } from '../state/contexts.js';
 import type { HostOfStep } from '../../core/run/events.js';
@@ -16,7 +17,7 @@ import type { ScreenProps } from './screen-props.js';
 
 /** A replay as it happens: steps with status, the selected step's output streaming, and the controls. */
 export function LiveRunScreen({ width, height, visible }: ScreenProps) {
-  const controller = useServices().liveRun;
+  const { liveRun: controller, liveRunWatch: watch } = useServices();
   const navigator = useNavigator();
   const bodyHeight = Math.max(4, height - FRAME_LINES - 2);
   const listHeight = Math.max(3, Math.floor(bodyHeight * 0.4));
@@ -32,13 +33,22 @@ export function LiveRunScreen({ width, height, visible }: ScreenProps) {
     controller?.skip(stepId, on);
     note(on ? `skip asked for ${stepId} on ${on.role} ${on.host}` : `skip asked for ${stepId} on every host`);
   };
+  // Followed from another terminal: the keys that steer say where the run is steered from.
+  const steered = watch ? steeredElsewhere(watch.pid) : null;
+  const watching = (input: string): boolean => {
+    if (!steered || !['q', 'p', 's', 'r', 'y', 'n'].includes(input)) return false;
+    if (input === 'q' && (state.finished || state.note === leaveNote(steered))) navigator.quit();
+    else note(input === 'q' ? leaveNote(steered) : steered);
+    return true;
+  };
   useListKeys({
     editing: false,
-    active: visible && !state.confirm && !state.askingAbort && !state.choosingSkip,
+    active: visible && (Boolean(steered) || (!state.confirm && !state.askingAbort && !state.choosingSkip)),
     height: listHeight,
     dispatch,
     own: (input) => {
       if (!controller) return false;
+      if (watching(input)) return true;
       switch (input) {
         case 'q':
           if (state.finished) navigator.quit();
@@ -108,12 +118,14 @@ export function LiveRunScreen({ width, height, visible }: ScreenProps) {
     if (yes) note('abort asked: the running step is being interrupted');
   };
   return (
-    <ScreenFrame width={width} height={height} title={`Live run · ${state.runId ?? controller.runId}`} status={state.note ?? (state.follow ? 'following the running step' : 'f: follow the running step')} hint={state.finished ? ' ? keys · c vs record · q quit' : state.held.length > 0 ? ' ? keys · r retry · s skip · q abort' : ' ? keys · p pause · q abort'}>
-      <Line segments={liveHeadline(state)} width={width} />
+    <ScreenFrame width={width} height={height} title={`Live run · ${state.runId ?? controller.runId}${steered ? ` · watching (steered by PID ${watch?.pid ?? '?'})` : ''}`} status={state.note ?? (state.follow ? 'following the running step' : 'f: follow the running step')} hint={state.finished ? ' ? keys · c vs record · q quit' : steered ? ' ? keys · f follow · q leave (the run goes on)' : state.held.length > 0 ? ' ? keys · r retry · s skip · q abort' : ' ? keys · p pause · q abort'}>
+      <Line segments={liveHeadline(state, steered)} width={width} />
       <VirtualList list={state.list} width={width} rowAt={(index) => state.steps[index]} renderRow={(step) => liveStepSegments(step, now)} empty="waiting for the run to start…" />
       <Line segments={[seg('─'.repeat(width), 'dim')]} width={width} />
       <Box flexDirection="column" height={paneHeight}>
-        {confirm ? (
+        {confirm && steered ? (
+          [...wrap(`Waiting for confirmation of ${confirm.stepId} on ${confirm.host}: ${steered}`, width - 1).map((line) => [seg(` ${line}`, 'warn')]), [seg(` $ ${confirm.command}`, 'accent')]].map((segments, index) => <Line key={index} segments={segments} width={width} />)
+        ) : confirm ? (
           <ConfirmDialog
             title={`Run destructive step ${confirm.stepId} on ${confirm.host}?`}
             detail={`$ ${confirm.command}`}
@@ -135,9 +147,18 @@ export function LiveRunScreen({ width, height, visible }: ScreenProps) {
         ) : state.askingAbort ? (
           <ConfirmDialog title="Abort the run?" detail="The running step is interrupted and the run is recorded as aborted." width={width} onAnswer={answerAbort} />
         ) : (
-          (state.held.length > 0 ? failurePanel(state, width, paneHeight) : outputTail(selected, paneHeight)).map((segments, index) => <Line key={index} segments={segments} width={width} />)
+          (state.held.length > 0 ? failurePanel(state, width, paneHeight, steered) : outputTail(selected, paneHeight)).map((segments, index) => <Line key={index} segments={segments} width={width} />)
         )}
       </Box>
     </ScreenFrame>
   );
+}
+
+/** What a watcher's steering keys say (issue 17.7): the run answers only the terminal that started it. */
+export function steeredElsewhere(pid: number | null): string {
+  return `this run is steered from the terminal that started it${pid === null ? '' : ` (PID ${pid})`}`;
+}
+
+function leaveNote(steered: string): string {
+  return `q again to leave this view (the run goes on): ${steered}`;
 }

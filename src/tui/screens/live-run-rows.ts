@@ -20,15 +20,16 @@ export function liveStepSegments(step: LiveStep | undefined, now: number): Segme
   ];
 }
 
-export function liveHeadline(state: LiveRunState): Segment[] {
+/** `steered`: set when this TUI only watches (the run is steered elsewhere, and this says where). */
+export function liveHeadline(state: LiveRunState, steered: string | null = null): Segment[] {
   const done = state.steps.filter((step) => step.status !== 'pending' && step.status !== 'running').length;
   const run = `${state.mode ?? '?'} run · ${done}/${state.steps.length} steps done`;
   if (state.finished) {
     const tone = state.finished.status === 'ok' ? 'ok' : 'danger';
     return [seg(` ${run} · `), seg(`finished: ${state.finished.status}`, tone), seg(`, ${state.finished.diverged} diverged · c: vs record`, 'dim')];
   }
-  if (state.held.length > 0) return [seg(` ${run} · `), seg(`${MARK.failed} held on a failure: r retry · s skip · q abort`, 'danger')];
-  if (state.paused) return [seg(` ${run} · `), seg(`${MARK.paused} paused (p resumes)`, 'warn')];
+  if (state.held.length > 0) return [seg(` ${run} · `), seg(`${MARK.failed} held on a failure: ${steered ? 'waiting for a decision' : 'r retry · s skip · q abort'}`, 'danger')];
+  if (state.paused) return [seg(` ${run} · `), seg(`${MARK.paused} paused${steered ? '' : ' (p resumes)'}`, 'warn')];
   if (state.pauseRequested) return [seg(` ${run} · `), seg(`${MARK.paused} pausing after this step`, 'warn')];
   return [seg(` ${run}`)];
 }
@@ -48,7 +49,7 @@ export function outputTail(step: LiveStep | undefined, height: number): Segment[
  * What the run holds on: which step failed, on which host (whole: user@host:port), how, its last
  * output lines, and what the user may do. Other failed hosts are named so none goes unseen.
  */
-export function failurePanel(state: LiveRunState, width: number, height: number): Segment[][] {
+export function failurePanel(state: LiveRunState, width: number, height: number, steered: string | null = null): Segment[][] {
   const step = heldStep(state);
   if (!step) return [];
   const how = step.exitCode !== null ? `exit ${step.exitCode}` : step.status;
@@ -56,7 +57,7 @@ export function failurePanel(state: LiveRunState, width: number, height: number)
   const others = state.steps.filter((other) => other !== step && isHeld(state, other));
   const also = others.length > 0 ? wrap(`also failed: ${others.map((other) => `${other.stepId} on ${other.role} ${other.host}`).join(', ')} (j/k selects)`, width - 1).map((line) => [seg(` ${line}`, 'warn')]) : [];
   const detail = step.detail ? wrap(step.detail, width - 1).map((line) => [seg(` ${line}`, 'dim')]) : [];
-  const keys = [seg(' r retry · s skip this step and go on · q abort', 'accent'), seg(' (p does not go past a failure)', 'dim')];
+  const keys = steered ? [seg(` r retry · s skip · q abort: ${steered}`, 'dim')] : [seg(' r retry · s skip this step and go on · q abort', 'accent'), seg(' (p does not go past a failure)', 'dim')];
   const fixed = head.length + also.length + detail.length + 2;
   const lines = step.output.length > 0 ? step.output : ['(no output)'];
   const room = Math.max(1, height - fixed);

@@ -117,6 +117,8 @@ export function applyRunEvent(state: LiveRunState, event: RunEvent, now: number)
       return updateStep(state, event.target, (step) => appendOutput(step, event.chunk));
     case 'confirm':
       return follow({ ...state, confirm: { stepId: event.target.stepId, host: event.target.host, command: event.command } }, event.target);
+    case 'confirmed':
+      return state.confirm?.stepId === event.target.stepId ? { ...state, confirm: null } : state;
     case 'step-finished': {
       const { result } = event;
       const finished = updateStep(state, result, (step) => ({
