@@ -181,7 +181,7 @@ export async function withDerivedStore<T>(
     if (isLake(location) && stale.length > 0) options.onStaleLake?.(stale);
     if (stale.length === 0 || isLake(location)) return await work(reader);
   } finally {
-    reader.close();
+    await reader.close();
   }
   const path = location;
   const writer = await Database.open(path, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
@@ -189,12 +189,12 @@ export async function withDerivedStore<T>(
     const failures = await deriveSessions(writer, stale, options);
     if (failures.length > 0) options.onFailures?.(failures);
   } finally {
-    writer.close();
+    await writer.close();
   }
   const fresh = await Database.open(path, { readOnly: true });
   try {
     return await work(fresh);
   } finally {
-    fresh.close();
+    await fresh.close();
   }
 }

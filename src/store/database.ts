@@ -261,8 +261,9 @@ export class Database {
       }
     };
     if (this.inFlight === 0) {
-      closeNow();
+      // Closed even if DuckDB's close throws: nothing more may run on it.
       this.closing = Promise.resolve();
+      closeNow();
     } else {
       this.closing = this.queue.then(closeNow);
     }

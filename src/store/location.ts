@@ -21,6 +21,6 @@ export async function withReader<T>(location: StoreLocation, work: (db: Database
   try {
     return await work(db);
   } finally {
-    db.close();
+    await db.close();
   }
 }

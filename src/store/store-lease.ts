@@ -56,7 +56,7 @@ export function leaseStore(open: () => Promise<Database>, options: LeaseOptions 
     const last = opened;
     opened = null;
     // The rest counts from the close itself: a writer's close checkpoints, holding the file a while longer.
-    if (last) closing = last.then((db) => db.close(), () => undefined).then(() => void (rested = Date.now() + (options.restMs ?? 0)));
+    if (last) closing = last.then((db) => db.close()).catch(() => undefined).then(() => void (rested = Date.now() + (options.restMs ?? 0)));
   };
   const acquire = async (): Promise<Database> => {
     await closing;

@@ -53,6 +53,6 @@ export async function runUserQuery(location: StoreLocation, sql: string, limits:
   try {
     return await db.querySingleStatement(sql, { refuse: refuseUnlessQuery, timeoutMs: limits.timeoutMs });
   } finally {
-    db.close();
+    await db.close();
   }
 }

@@ -31,7 +31,9 @@ export async function runTui(services: TuiServices, start: readonly Route[], opt
     stdin: options.stdin ?? process.stdin,
     stderr: options.stderr ?? process.stderr,
   };
-  const liveRun = services.liveRun;
+  // A run this process steers: stopping the TUI stops it. One watched from another terminal
+  // (`tui --run ID`, liveRunWatch) goes on when the watcher leaves, by a key or a signal.
+  const liveRun = services.liveRunWatch ? undefined : services.liveRun;
   let runFinished = false;
   void liveRun?.finished.then(
     () => (runFinished = true),

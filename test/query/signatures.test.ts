@@ -56,6 +56,8 @@ describe('outcomes', () => {
     expect(readHealth('ready 200\n{"model_name":"ensemble"}')).toMatchObject({ ok: true, label: 'health 200' });
     expect(readHealth('{"model_name":"ensemble","text_output":" Paris."}')).toMatchObject({ ok: true, label: 'completion answered "Paris."' });
     expect(readHealth('{"status":"ok"}')).toMatchObject({ ok: true, label: 'health 200, status ok' });
+    // A metrics line is no status code.
+    expect(readHealth('go_threads 105\nprocess_open_fds 42')).toBeNull();
     expect(readHealth('{"object":"list","data":[{"id":"openai/gpt-oss-120b"}]}')).toMatchObject({ ok: true, label: 'model listed: openai/gpt-oss-120b' });
     expect(readHealth('{"choices":[{"message":{"content":"391"}}]}')).toMatchObject({ ok: true, label: 'completion answered "391"' });
     expect(decideOutcome('health', run({ exitCode: 7, output: '000' }), [])).toBe('failed');

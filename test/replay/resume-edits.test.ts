@@ -46,6 +46,12 @@ describe('--resume', () => {
     ]));
     const cli = startRetrace(['replay', planPath, '--live', '--yes', '--var', 'v=value given with --var', '--host', `head=${hostSpec(hosts, 'head')}`, ...sshArgs()], ENV);
     await cli.waitFor(/^… \[head\] slow/);
+    // While it runs, a resume from another terminal is refused: it would stop the run's own steps.
+    const [running] = await queryStore(dbPath, listRuns);
+    expect(running).toMatchObject({ status: 'running' });
+    const second = await runRetrace(['replay', '--resume', running?.id ?? '', '--yes', ...sshArgs()], { env: ENV });
+    expect(second.code, second.stderr).toBe(2);
+    expect(second.stderr).toContain(`${running?.id} is still running`);
     await new Promise((resolve) => setTimeout(resolve, 500)); // the host reports the process group
     cli.child.kill('SIGKILL');
     await cli.exited;

@@ -22,7 +22,9 @@ const planPath = join(dir, 'qwen.yaml');
 
 function replayArgs(hosts: TestHosts): string[] {
   return [
-    'replay', planPath, '--live', '--yes', '--host', `head=${hostSpec(hosts, 'head')}`, '--host', `worker=${hostSpec(hosts, 'worker')}`,
+    // Up to the download: the steps after it start servers on fixed ports, which other test files
+    // running at the same time use on this machine's loopback.
+    'replay', planPath, '--live', '--yes', '--to', 'download-model', '--host', `head=${hostSpec(hosts, 'head')}`, '--host', `worker=${hostSpec(hosts, 'worker')}`,
     '--db', db, '--known-hosts', hosts.knownHostsPath, '--identity', hosts.clientKeyPath, '--ssh-config', '/dev/null',
   ];
 }
@@ -79,7 +81,7 @@ describe('watching a live replay from another terminal', () => {
 
     // A longer download here: on a loaded machine the watcher may take seconds to come up, and it
     // must still find the step running.
-    const hosts = await useTestHosts({ sessionEnv: { SPARK_SIM_DOWNLOAD_SECONDS: '12' } });
+    const hosts = await useTestHosts({ sessionEnv: { SPARK_SIM_DOWNLOAD_SECONDS: '20' } });
     const replay: Promise<CliRun> = runRetrace(replayArgs(hosts), { env: envOf(hosts) });
     const runId = await until(async () => (await runs()).find((run) => run.id !== referenceId && run.status === 'running')?.id, 'the replay to start');
 
@@ -92,13 +94,30 @@ describe('watching a live replay from another terminal', () => {
       await tty.waitFor((screen) => /running\s+download-model/.test(screen), 'download-model running', 90_000);
       await tty.press('p');
       await tty.waitForText('this run is steered from the terminal that started it (PID');
+
+      // A second watcher joins and leaves mid-run: it leaves at once and stops nothing.
+      const other = new TmuxTerminal('live-watch-2');
+      try {
+        await other.start(120, 34);
+        other.run(`node ${REPO_ROOT}bin/retrace.js tui --run ${runId} --db ${db}; echo "EXIT=$?"`);
+        await other.waitForText('watching (steered by PID', 60_000);
+        await other.press('q');
+        await other.waitForText('q again to leave this view (the run goes on)');
+        await other.press('q');
+        const left = await other.waitForText('EXIT=0', 20_000);
+        expect(left).not.toContain('Interrupted');
+      } finally {
+        other.stop();
+      }
       await tty.waitFor((screen) => /ok\s+download-model/.test(screen), 'download-model ok', 90_000);
       const ended = await tty.waitForText('finished: ok', 120_000);
       expect(ended).not.toMatch(/running\s+\S/);
 
       const watched = await replay;
       expect(watched.code, `${watched.stdout}\n${watched.stderr}`).toBe(0);
-      expect(watched.stderr).not.toContain('locked');
+      // A write that found the watcher reading waited for it, said so, and went on: nothing lost.
+      const waits = watched.stderr.match(/Waiting to record the run/g) ?? [];
+      expect((watched.stderr.match(/recording goes on/g) ?? []).length).toBe(waits.length);
       expect(await recordOf(runId)).toEqual(await recordOf(referenceId));
 
       // Ended, the view stays until the user leaves it: q quits at once.

@@ -36,7 +36,8 @@ export function readHealth(output: string | null): HealthReading | null {
     return { ok: true, label: content ? `completion answered "${content[1] as string}"` : 'completion answered', line: content?.[0] ?? '"choices": […]' };
   }
   // A status code on its own line, maybe after the word a `-w` format put before it (`ready 200`, `health: 200`).
-  const code = /^\s*(?:[a-z][\w-]{0,11}:?\s+|HTTP\/[\d.]+\s+)?([0-5]\d\d)\s*$/im.exec(output) ?? /HTTP\/[\d.]+ (\d{3})/.exec(output);
+  // Only words a check prints there: a metric line (`go_threads 105`) is no status code.
+  const code = /^\s*(?:(?:health|healthz|ready|readiness|live|liveness|status|code|http_code|http|response|models|api)[:=]?\s*|HTTP\/[\d.]+\s+)?([0-5]\d\d)\s*$/im.exec(output) ?? /HTTP\/[\d.]+ (\d{3})/.exec(output);
   // A health endpoint that answers with a status body (`{"status":"ok"}`, llama.cpp, TabbyAPI) answered 200.
   const status = code ? null : /"status"\s*:\s*"(ok|healthy|ready|up|alive)"/i.exec(output);
   if (status) return { ok: true, label: `health 200, status ${(status[1] as string).toLowerCase()}`, line: status[0] };

@@ -68,8 +68,16 @@ const PLACE_OPTIONS = new Set([
   '--nccl-init-addr', '--dist-url', '--address', '--headless', '--data-parallel-address', '--data-parallel-rpc-port', '--data-parallel-start-rank',
 ]);
 
-/** Options that name a folder or file (`--output_dir`, `--checkpoint-path`, `--log-file`): where, not how. */
-const PATH_OPTION = /dir\b|dir$|path|file|output|cache|log|(?:name|port|host|addr|address)$/i;
+/**
+ * Options that name a folder, a file or a place (`--output_dir`, `--checkpoint-path`, `--log-file`,
+ * `--served-name`): where, not how. Judged by the flag's last word, so `--kv-cache-dtype`,
+ * `--cache-type-k`, `--max_output_len` and `--profile` still tell approaches apart.
+ */
+const PLACE_WORDS = new Set(['file', 'files', 'filename', 'output', 'out', 'log', 'logs', 'logfile', 'name', 'port', 'host', 'hostname', 'addr', 'address']);
+function namesAPlace(flag: string): boolean {
+  const last = flag.replace(/^-+/, '').split(/[-_]/).at(-1)?.toLowerCase() ?? '';
+  return last.endsWith('dir') || last.endsWith('path') || PLACE_WORDS.has(last);
+}
 
 /**
  * A launch's other options (beyond its model, port and shape), as a reader spells them:
@@ -95,7 +103,7 @@ export function launchOptions(args: readonly string[], framework: Framework | nu
     const hasValue = eq > 0 || (next !== undefined && !next.startsWith('-'));
     const value = eq > 0 ? arg.slice(eq + 1) : hasValue ? (next as string) : null;
     if (eq <= 0 && hasValue) i += 1;
-    if (own.has(flag) || shapes.has(flag) || PLACE_OPTIONS.has(flag) || PATH_OPTION.test(flag)) continue;
+    if (own.has(flag) || shapes.has(flag) || PLACE_OPTIONS.has(flag) || namesAPlace(flag)) continue;
     // A value that is a path says where, not how.
     if (value !== null && /^[~/.]/.test(value)) continue;
     parts.push(value === null ? flag : `${flag} ${value}`);

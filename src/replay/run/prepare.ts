@@ -81,6 +81,10 @@ export async function prepareReplay(db: Database | null, request: ReplayRequest,
     if (!db) throw new ReplayInputError('--resume needs the store the run was recorded in');
     const stored = await loadRun(db, request.resume);
     if (stored.mode !== 'live') throw new ReplayInputError(`${stored.id} is a dry run; there is nothing to resume (run again with --live)`);
+    // Still running (its process is alive): a second runner would stop its steps and drive its hosts.
+    if (stored.status === 'running' && stored.origin === 'replay') {
+      throw new ReplayInputError(`${stored.id} is still running (PID ${stored.pid ?? '?'}); watch it with \`retrace tui --run ${stored.id}\`, or stop it first`);
+    }
     // The plan file as it is now (the user may have fixed a step), else the plan the run recorded.
     const label = stored.plan ?? '';
     const fromFile = label !== '' && !label.startsWith('session:') && existsSync(label) && statSync(label).isFile();
