@@ -2,7 +2,7 @@ import { render } from 'ink';
 import { App } from './App.js';
 import type { Route } from './routes.js';
 import type { TuiServices } from './services.js';
-import { catchCrashes, enterFullScreen, type TerminalSession, type TerminalStreams } from './terminal.js';
+import { catchCrashes, crashReport, enterFullScreen, type TerminalSession, type TerminalStreams } from './terminal.js';
 import { themeFromEnv } from './theme.js';
 import { expectLostTerminal, isLostTerminalError, STOP_SIGNALS } from './lost-terminal.js';
 import { plainModeWanted, renderPlain } from './plain-mode.js';
@@ -55,7 +55,7 @@ export async function runTui(services: TuiServices, start: readonly Route[], opt
   // (either way the stop handler takes over errors from here: see expectLostTerminal).
   const onLiveCrash = (error: unknown) => {
     if (isLostTerminalError(error)) return onStopSignal('SIGHUP');
-    say(streams.stderr, `retrace tui: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    say(streams.stderr, crashReport(error));
     onStopSignal('SIGINT');
   };
   if (liveRun) {

@@ -39,8 +39,7 @@ export function enterFullScreen(streams: TerminalStreams, proc: NodeJS.Process =
     restored = true;
     proc.off('exit', restore);
     for (const signal of SIGNALS) proc.off(signal, onSignal);
-    proc.off('uncaughtException', onCrash);
-    proc.off('unhandledRejection', onCrash);
+    crashes.restore();
     // A terminal that hung up (SIGHUP) fails both: there is nothing left to restore.
     try {
       if (streams.stdin.isTTY && streams.stdin.isRaw) streams.stdin.setRawMode(false);
@@ -61,21 +60,24 @@ export function enterFullScreen(streams: TerminalStreams, proc: NodeJS.Process =
       options.onCrash(error);
       return;
     }
-    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    streams.stderr.write(`retrace tui: unexpected failure: ${text}\n`);
+    streams.stderr.write(crashReport(error));
     proc.exit(1);
   };
   proc.on('exit', restore);
   for (const signal of SIGNALS) proc.on(signal, onSignal);
-  proc.on('uncaughtException', onCrash);
-  proc.on('unhandledRejection', onCrash);
+  const crashes = catchCrashes(onCrash, proc);
   streams.stdout.write(ALTERNATE_SCREEN_ON + CLEAR_HOME + CURSOR_HIDE);
   return { restore };
 }
 
+/** The line a crash of the TUI prints. */
+export function crashReport(error: unknown): string {
+  return `retrace tui: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`;
+}
+
 /**
- * Plain mode (TERM=dumb) has no screen to give back, but a live run still needs its crashes:
- * an uncaught error or rejection goes to `onCrash` (once), until `restore`.
+ * An uncaught error or rejection goes to `onCrash` (once), until `restore`: under the full screen,
+ * and in plain mode (TERM=dumb), which has no screen to give back but whose live run needs its crashes.
  */
 export function catchCrashes(onCrash: (error: unknown) => void, proc: NodeJS.Process = process): TerminalSession {
   const restore = () => {

@@ -4,7 +4,7 @@ import type { RunEvent, StepTarget } from '../../src/core/run/events.js';
 import type { HostExecutor } from '../../src/replay/run/host-executor.js';
 import { resumeStateOf } from '../../src/replay/run/resume.js';
 import { runPlan, type RunnerInput } from '../../src/replay/run/runner.js';
-import { Database } from '../../src/store/database.js';
+import { Database, withDatabase } from '../../src/store/database.js';
 import { loadRun } from '../../src/store/run-queries.js';
 import { StoreRunRecorder } from '../../src/store/runs.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
@@ -68,8 +68,7 @@ const hostsOf = (targets: readonly StepTarget[] | undefined) => (targets ?? []).
 
 describe('a run held on a failure', () => {
   it('is not continued by resume; skips the failure on one host of a fleet, retries it on the other', async () => {
-    const db = await Database.open(tempDbPath(dir));
-    try {
+    await withDatabase(tempDbPath(dir), {}, async (db) => {
       const controller = new ReplayController('run_hold');
       const a = machine('worker', '10.9.0.1', 1);
       const b = machine('worker', '10.9.0.2', 1);
@@ -104,14 +103,11 @@ describe('a run held on a failure', () => {
       // The skipped host goes on with its later steps (the operator chose to go on without the pull).
       expect(a.commands.filter((c) => c.includes('hf download'))).toHaveLength(1);
       expect((await loadRun(db, 'run_hold')).diverged).toBe(0);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('skips a step that has not started on one host of a fleet only', async () => {
-    const db = await Database.open(tempDbPath(dir));
-    try {
+    await withDatabase(tempDbPath(dir), {}, async (db) => {
       const controller = new ReplayController('run_skip_one');
       const a = machine('worker', '10.9.0.1');
       const b = machine('worker', '10.9.0.2');
@@ -121,14 +117,11 @@ describe('a run held on a failure', () => {
       expect(b.commands.some((c) => c.includes('hf download'))).toBe(false);
       const stored = await loadRun(db, 'run_skip_one');
       expect(stored.step_rows.filter((s) => s.step_id === 'download' && s.role === 'worker').map((s) => `${s.host}:${s.status}`)).toEqual(['u@10.9.0.1:22:ok', 'u@10.9.0.2:22:skipped']);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('announces, on a resume, the targets that finished before and how', async () => {
-    const db = await Database.open(tempDbPath(dir));
-    try {
+    await withDatabase(tempDbPath(dir), {}, async (db) => {
       const first = new ReplayController('run_again');
       first.subscribe((event) => {
         if (event.type === 'paused' && event.failed) setTimeout(() => first.abort(), 10);
@@ -152,8 +145,6 @@ describe('a run held on a failure', () => {
       expect(earlier).toEqual(expect.arrayContaining(['stop-old@head:ok', 'pull@head:ok']));
       // The failed pull was not finished: it runs again and is not announced as done.
       expect(earlier.some((e) => e.startsWith('pull@worker'))).toBe(false);
-    } finally {
-      db.close();
-    }
+    });
   });
 });

@@ -4,7 +4,7 @@ import type { RunEvent } from '../../src/core/run/events.js';
 import type { HostExecutor } from '../../src/replay/run/host-executor.js';
 import { resumeStateOf } from '../../src/replay/run/resume.js';
 import { runPlan, type RunnerInput } from '../../src/replay/run/runner.js';
-import { Database } from '../../src/store/database.js';
+import { Database, withDatabase } from '../../src/store/database.js';
 import { listRuns, loadRun } from '../../src/store/run-queries.js';
 import { StoreRunRecorder } from '../../src/store/runs.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
@@ -52,8 +52,7 @@ async function run(db: Database, runId: string, executors: HostExecutor[], overr
 
 describe('runner and run records', () => {
   it('runs every step on every role, polls the health check, and stores the run as a run and as a session', async () => {
-    const db = await Database.open(tempDbPath(dir));
-    try {
+    await withDatabase(tempDbPath(dir), {}, async (db) => {
       const head = freshMachine('head');
       const worker = freshMachine('worker');
       const { status, events } = await run(db, 'run_a', [head, worker]);
@@ -86,14 +85,11 @@ describe('runner and run records', () => {
               + (SELECT count(*) FROM runs WHERE plan_json LIKE '%hf_secretvalue%')`,
       );
       expect(Number(leaked)).toBe(0);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('skips guarded steps on a machine where the work is done', async () => {
-    const db = await Database.open(tempDbPath(dir));
-    try {
+    await withDatabase(tempDbPath(dir), {}, async (db) => {
       const done = () => exited(0);
       const head = freshMachine('head', { '! systemctl': done, 'docker image inspect': done });
       const worker = freshMachine('worker', { 'docker image inspect': done });
@@ -115,14 +111,11 @@ describe('runner and run records', () => {
       expect(asked).toEqual([]);
       expect(status).toBe('ok');
       expect((await loadRun(db, 'run_b2')).step_rows.find((s) => s.step_id === 'stop-old')).toMatchObject({ status: 'guarded' });
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('stops at a failure, never retries a lost connection, and a resume runs only what is left', async () => {
-    const db = await Database.open(tempDbPath(dir));
-    try {
+    await withDatabase(tempDbPath(dir), {}, async (db) => {
       const head = freshMachine('head');
       const worker = freshMachine('worker', { 'hf download': () => ({ kind: 'lost', reason: 'Keepalive timeout', output: '' }) as never });
       const first = await run(db, 'run_c', [head, worker]);
@@ -145,14 +138,11 @@ describe('runner and run records', () => {
       expect(stored.status).toBe('ok');
       expect(stored.step_rows.find((s) => s.step_id === 'download' && s.role === 'worker')).toMatchObject({ attempt: 2, status: 'ok' });
       expect(Number(await db.scalar(`SELECT count(*) FROM run_steps WHERE run_id = 'run_c'`))).toBe(7);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('asks before a destructive step; a declined step is skipped, an abort interrupts the running step', async () => {
-    const db = await Database.open(tempDbPath(dir));
-    try {
+    await withDatabase(tempDbPath(dir), {}, async (db) => {
       const controller = new ReplayController('run_d');
       controller.subscribe((event) => {
         if (event.type === 'confirm') controller.confirm(event.target.stepId, false);
@@ -173,14 +163,11 @@ describe('runner and run records', () => {
       expect(stored.step_rows.find((s) => s.step_id === 'stop-old')).toMatchObject({ status: 'skipped', detail: 'declined at the confirmation' });
       expect(stored.step_rows.filter((s) => s.step_id === 'download').map((s) => s.status)).toEqual(['interrupted', 'interrupted']);
       expect(events.at(-1)).toEqual({ type: 'run-finished', runId: 'run_d', status: 'aborted', diverged: 0 });
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('pauses before the next step and holds on a failure until retried', async () => {
-    const db = await Database.open(tempDbPath(dir));
-    try {
+    await withDatabase(tempDbPath(dir), {}, async (db) => {
       const controller = new ReplayController('run_e');
       let pullFailures = 1;
       const worker = freshMachine('worker', { 'docker pull': () => (pullFailures-- > 0 ? exited(1, 'net/http: TLS handshake timeout') : exited(0, DIGEST)) });
@@ -200,8 +187,6 @@ describe('runner and run records', () => {
         { attempt: 2, status: 'ok', verdict: 'same' },
       ]);
       expect((await loadRun(db, 'run_e')).diverged).toBe(0);
-    } finally {
-      db.close();
-    }
+    });
   });
 });
