@@ -49,7 +49,18 @@ const PYTHON_CHAT: SyntheticSession = {
   ],
 };
 
-const SESSIONS = [BENCHMARKED, READY_AFTER_LOGIN, PYTHON_CHAT];
+const LOCAL_BUILD_TAG: SyntheticSession = {
+  id: 'syn-local-build-tag',
+  title: 'A vLLM wheel whose version carries a build tag',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-7B-Instruct with vLLM on gh2.' },
+    { role: 'assistant', text: 'Installing the wheel.', calls: [{ command: "ssh me@gh2 'pip install ~/wheels/vllm-0.6.3+cu126-cp310-cp310-linux_aarch64.whl && python3 -c \"import vllm; print(vllm.__version__)\"'", output: 'Successfully installed vllm-0.6.3+cu126\n0.6.3+cu126' }] },
+    { role: 'assistant', text: 'Starting.', calls: [{ command: "ssh me@gh2 'vllm serve Qwen/Qwen2.5-7B-Instruct 2>&1 | tail -2'", exit: 1, output: 'INFO vLLM version 0.6.3+cu126\nRuntimeError: CUDA error: no kernel image is available for execution on the device' }] },
+    { role: 'assistant', text: 'This wheel has no kernels for this GPU.' },
+  ],
+};
+
+const SESSIONS = [BENCHMARKED, READY_AFTER_LOGIN, PYTHON_CHAT, LOCAL_BUILD_TAG];
 const trees = new Map<string, DecisionTree>();
 
 beforeAll(async () => {
@@ -82,5 +93,9 @@ describe('a server answering in other ways than a health path', () => {
 
   it('a chat through the Python OpenAI client accepts the image', () => {
     expect(names(PYTHON_CHAT.id)).toEqual(['ghcr.io/huggingface/text-generation-inference:3.0.1 accepted']);
+  });
+
+  it('a framework named by the version the session read drops the wheel\'s local build tag', () => {
+    expect(names(LOCAL_BUILD_TAG.id)).toContain('vLLM 0.6.3 rejected');
   });
 });
