@@ -246,6 +246,10 @@ describe('classification: what rules must not claim', () => {
     expect(classify('curl -sL https://huggingface.co/Qwen/Q/resolve/main/config.json').map((m) => m.kind)).toEqual(['fetch']);
   });
 
+  it('a benchmark client asked for its --help sends no request: no health check', () => {
+    expect(classify('python3 benchmarks/benchmark_serving.py --help').map((m) => m.kind)).toEqual(['other']);
+  });
+
   it('a python filter after a pipe is not a probe', () => {
     expect(classify(`curl -s x.example.org/api | python3 -c "import json,sys; print(json.load(sys.stdin))"`).map((m) => m.kind)).toEqual(['fetch']);
   });

@@ -121,6 +121,8 @@ const BENCHMARK_SCRIPT = /(?:^|\/)bench(?:mark)?_serving\.py$/;
 const BENCHMARK_PROGRAMS = new Set(['genai-perf', 'guidellm', 'llmperf']);
 
 function servingBenchmark(v: CommandView): boolean {
+  // `--help` asks the client what it takes; it sends nothing.
+  if (v.args.some((a) => a === '--help' || a === '-h')) return false;
   if (BENCHMARK_PROGRAMS.has(v.program)) return true;
   const python = /^python[\d.]*$/.test(v.program);
   const moduleAt = python ? v.args.indexOf('-m') : -1;
