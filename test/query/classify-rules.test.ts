@@ -153,6 +153,16 @@ const EXAMPLES: Record<string, Example[]> = {
     { line: 'ray start --address=192.168.200.1:6379', expect: { kind: 'cluster', subject: 'ray worker → 192.168.200.1:6379' } },
     { line: 'ray status', expect: { kind: 'cluster', subject: 'ray status' } },
   ],
+  'api-client': [
+    { line: `python3 -c "from openai import OpenAI; c = OpenAI(base_url='http://localhost:8000/v1', api_key='x'); print(c.chat.completions.create(model='m', messages=[{'role': 'user', 'content': 'hi'}]).choices[0].message.content)"`, expect: { kind: 'health', subject: 'http://localhost:8000/v1', port: 8000, targetHost: null } },
+    { line: `python3 -c "import requests; print(requests.post('http://10.0.0.5:30000/v1/chat/completions', json={}).json())"`, expect: { kind: 'health', port: 30000, targetHost: '10.0.0.5' } },
+  ],
+  'serving-benchmark': [
+    { line: 'python3 -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 50', expect: { kind: 'health', subject: 'localhost:30000', port: 30000, targetHost: null } },
+    { line: 'vllm bench serve --model Qwen/Qwen3-8B --base-url http://10.0.0.5:8000', expect: { kind: 'health', port: 8000, targetHost: '10.0.0.5' } },
+    { line: 'python benchmarks/benchmark_serving.py --backend vllm --model m', expect: { kind: 'health' } },
+    { line: 'genai-perf profile -m llama --url localhost:8001', expect: { kind: 'health', port: 8001 } },
+  ],
   'health-check': [
     { line: 'curl -s -o /dev/null -w "%{http_code}" localhost:8000/health', expect: { kind: 'health', subject: 'localhost:8000/health', port: 8000, targetHost: null } },
     { line: 'curl -s http://10.0.0.5:30000/v1/models', expect: { kind: 'health', port: 30000, targetHost: '10.0.0.5' } },
@@ -234,6 +244,10 @@ describe('classification rules: one test per rule', () => {
 describe('classification: what rules must not claim', () => {
   it('a weight-less hub fetch is not a download, a config read is not a probe', () => {
     expect(classify('curl -sL https://huggingface.co/Qwen/Q/resolve/main/config.json').map((m) => m.kind)).toEqual(['fetch']);
+  });
+
+  it('a benchmark client asked for its --help sends no request: no health check', () => {
+    expect(classify('python3 benchmarks/benchmark_serving.py --help').map((m) => m.kind)).toEqual(['other']);
   });
 
   it('a python filter after a pipe is not a probe', () => {

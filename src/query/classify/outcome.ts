@@ -35,6 +35,9 @@ export function readHealth(output: string | null): HealthReading | null {
     const content = /"(?:content|text)"\s*:\s*"((?:[^"\\]|\\.){0,60})/.exec(output);
     return { ok: true, label: content ? `completion answered "${content[1] as string}"` : 'completion answered', line: content?.[0] ?? '"choices": […]' };
   }
+  // A load generator's summary (`Successful requests: 50`, `Output token throughput (tok/s): 41.2`): the server answered its requests.
+  const served = /^[ \t]*(?:Successful requests|(?:Output |Total |Request |Input )?(?:token )?throughput\b[^:\n]*)[ \t]*:[ \t]*(\d+(?:\.\d+)?)[^\n]*$/im.exec(output);
+  if (served) return { ok: Number(served[1]) > 0, label: `benchmark answered: ${served[0].trim().replace(/\s+/g, ' ')}`, line: served[0].trim() };
   // A status code on its own line, maybe after the word a `-w` format put before it (`ready 200`, `health: 200`).
   // Only words a check prints there: a metric line (`go_threads 105`) is no status code.
   const code = /^\s*(?:(?:health|healthz|ready|readiness|live|liveness|status|code|http_code|http|response|models|api)[:=]?\s*|HTTP\/[\d.]+\s+)?([0-5]\d\d)\s*$/im.exec(output) ?? /HTTP\/[\d.]+ (\d{3})/.exec(output);

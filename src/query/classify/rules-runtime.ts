@@ -114,6 +114,23 @@ function healthTarget(view: CommandView): { url: string; host: string | null; po
 }
 
 const HTTP_CLIENTS = new Set(['curl', 'wget', 'http', 'https', 'xh']);
+
+/** Load generators that send requests to a running server (they serve nothing themselves). */
+const BENCHMARK_MODULE = /(?:^|[._])bench(?:mark)?_serving$/;
+const BENCHMARK_SCRIPT = /(?:^|\/)bench(?:mark)?_serving\.py$/;
+const BENCHMARK_PROGRAMS = new Set(['genai-perf', 'guidellm', 'llmperf']);
+
+function servingBenchmark(v: CommandView): boolean {
+  // `--help` asks the client what it takes; it sends nothing.
+  if (v.args.some((a) => a === '--help' || a === '-h')) return false;
+  if (BENCHMARK_PROGRAMS.has(v.program)) return true;
+  const python = /^python[\d.]*$/.test(v.program);
+  const moduleAt = python ? v.args.indexOf('-m') : -1;
+  if (moduleAt !== -1) return BENCHMARK_MODULE.test(v.args[moduleAt + 1] ?? '');
+  if (python) return BENCHMARK_SCRIPT.test(positionals(v.args)[0] ?? '');
+  // `vllm bench serve`, `sglang bench serve`: a framework's own benchmark subcommand.
+  return v.args[0] === 'bench' && v.args[1] === 'serve' && frameworks().some((f) => f.launchers.some((l) => l.program?.test(v.program)));
+}
 const WEIGHT_FILE = /\.(?:safetensors|gguf|bin|pt|pth|onnx|engine|ckpt)(?:\?|$)/;
 
 function hfRepo(url: string): string | null {
@@ -265,6 +282,35 @@ export const RUNTIME_RULES: readonly Rule[] = [
       if (v.program !== 'ray' || !/^(?:start|status|up|list|submit)$/.test(v.args[0] ?? '')) return null;
       const address = optionValue(v.args, ['--address']);
       return { subject: v.args.includes('--head') ? 'ray head' : address ? `ray worker → ${address}` : `ray ${v.args[0] as string}`, subjectKind: 'service', service: 'ray' };
+    },
+  },
+  {
+    name: 'api-client',
+    kind: 'health',
+    description: 'a Python client asking a server for a completion (`OpenAI(base_url="http://localhost:8000/v1").chat.completions.create(…)`, `requests.post("…/v1/chat/completions")`): a working chat',
+    match: (v) => {
+      const body = v.pythonBody;
+      if (body === null || !/\.(?:chat\.)?completions\.create\(|\b(?:requests|httpx|session|client)\.(?:post|get)\(|\burlopen\(/.test(body)) return null;
+      for (const url of body.match(/https?:\/\/[^\s'"`)]+/g) ?? []) {
+        const endpoint = parseEndpoint(url);
+        if (!endpoint || !(endpoint.path === '/v1' || endpoint.path === '/v1/' || GENERIC_HEALTH_PATH.test(endpoint.path) || frameworkHealthPath(endpoint.path))) continue;
+        return { subject: url, subjectKind: 'url', port: endpoint.port, targetHost: isLocalHost(endpoint.host) ? null : endpoint.host };
+      }
+      return null;
+    },
+  },
+  {
+    name: 'serving-benchmark',
+    kind: 'health',
+    description: 'a benchmark client run against a server (`python -m sglang.bench_serving`, `vllm bench serve`, `benchmark_serving.py`, `genai-perf profile`, `guidellm`): its requests answered are the server answering',
+    match: (v) => {
+      if (!servingBenchmark(v)) return null;
+      const url = optionValue(v.args, ['--base-url', '--url', '--target', '--endpoint-url', '-u']);
+      const endpoint = url ? parseEndpoint(url) : null;
+      const portValue = optionValue(v.args, ['--port']);
+      const port = endpoint?.port ?? (portValue && /^\d+$/.test(portValue) ? Number(portValue) : null);
+      const host = endpoint?.host ?? optionValue(v.args, ['--host']);
+      return { subject: url ?? `${host ?? 'localhost'}:${port ?? ''}`, subjectKind: 'url', port, targetHost: isLocalHost(host) ? null : host };
     },
   },
   {

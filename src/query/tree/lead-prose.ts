@@ -31,8 +31,9 @@ const ONE_NODE = /\b(?:a |one |single )(?:[\w×.-]+ ){0,2}node\b(?! each)/i;
 const FROM_SOURCE = /\b(?:build(?:ing)?|compil(?:e|ing))\b[^.;]{0,60}?\bfrom source\b|\bsource build\b/i;
 const VERSION = /^v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\+?$/;
 
+/** A word without its quotes, brackets and punctuation, and without a possessive ("vLLM's CPU backend" names vLLM). */
 function clean(word: string): string {
-  return word.replace(/^[`'"(*[]+|[`'")*\],.;:!?]+$/g, '');
+  return word.replace(/^[`'"(*[]+|[`'")*\],.;:!?]+$/g, '').replace(/['’]s$/, '');
 }
 
 function servingFramework(word: string): Framework | null {
@@ -70,6 +71,8 @@ function clauseLeads(clause: string, context: Framework | null): ProseLead[] {
   if (ONE_NODE.test(clause) && /\b(?:nodes?|TP|tensor)\b/i.test(clause)) found.push({ name: 'single node', kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
   else if (!backticked.some((t) => OPTION.test(t))) {
     for (const match of clause.matchAll(LAYOUT)) {
+      // A parallel degree counts GPUs or nodes; "pp512" / "tg128" are llama-bench's prompt and generation tests.
+      if (Number(match[2]) > 64) continue;
       const kind = /^(?:TP|tensor)/i.test(match[1] as string) ? 'tp' : 'pp';
       found.push({ name: `${layoutFlag(kind, framework)} ${match[2] as string}`, kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
     }

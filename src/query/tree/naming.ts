@@ -24,5 +24,6 @@ export function hostCandidateName(candidate: TriedCandidate): string {
   const label = framework?.label ?? candidate.framework ?? 'framework';
   const own = new Set(activeRules().components.filter((c) => !c.shared && c.file === framework?.file).map((c) => c.component));
   const fact = candidate.actions.flatMap((a) => a.facts).find((f) => own.has(f.component));
-  return fact ? `${label} ${fact.version}` : label;
+  // A wheel's local build tag (`0.6.3+cu126`) says which build, not which version: a reader says `vLLM 0.6.3`.
+  return fact ? `${label} ${fact.version.replace(/\+[\w.]+$/, '')}` : label;
 }

@@ -20,8 +20,15 @@ export interface Judged {
 
 const RUNTIME_KINDS = new Set(['probe', 'serve', 'start', 'cluster', 'install', 'build']);
 
+/**
+ * The service answered: a health check that came back ok, or a server's own "ready" line (SGLang's
+ * "ready to roll", Uvicorn's "Application startup complete") read in its log or its output with no
+ * failure beside it.
+ */
 function isHealthy(action: TreeAction): boolean {
-  return action.kind === 'health' && action.outcome === 'ok';
+  if (action.kind === 'health') return action.outcome === 'ok';
+  if (action.kind !== 'inspect' && action.kind !== 'serve') return false;
+  return action.outcome !== 'failed' && action.hits.some((h) => h.effect === 'ready') && !action.hits.some((h) => h.effect === 'failure' || h.effect === 'negative');
 }
 
 function isNegative(action: TreeAction): boolean {
@@ -124,7 +131,7 @@ export function judge(candidate: TriedCandidate, names: readonly string[], messa
     verdict = 'accepted';
     for (const action of healthy) decisiveCalls.add(action.callId);
     // An OpenAI-compatible server answers a model list or a completion only with HTTP 200: say so when no status code was printed.
-    const read = [...new Set(healthy.map((a) => a.reading).filter((r): r is string => r !== null))];
+    const read = [...new Set(healthy.map((a) => a.reading ?? a.hits.find((h) => h.effect === 'ready')?.line.trim() ?? null).filter((r): r is string => r !== null))];
     const statusShown = read.some((r) => /^health \d{3}$/.test(r));
     const readings = read.map((r) => (!statusShown && /^(?:model listed|completion answered)\b/.test(r) ? `HTTP 200, ${r}` : r));
     reason = [describeFacts(facts, reasonComponents(false)), readings.join(', ')].filter(Boolean).join('; ');
