@@ -8,7 +8,9 @@ import { expandHome } from './workdir.js';
  * relative to where it ran, or by a distinctive file name), or reads without naming it: the
  * compose file and the config files beside it for `docker compose` run in that folder, a unit file
  * or drop-in for `systemctl … UNIT`, a file under /etc/SERVICE for a step that runs or restarts
- * SERVICE, a Dockerfile for `docker build` there. Notes and docs are never needed implicitly.
+ * SERVICE, a Dockerfile for `docker build` there, a config file in the folder a service starts in
+ * (a server started there, or a unit whose WorkingDirectory= it is: `python main.py` reads its
+ * config.yml without naming it). Notes and docs are never needed implicitly.
  * A local file that a step copies to a host (`scp F h:DEST`) is needed there, at DEST. Pure.
  */
 
@@ -25,6 +27,37 @@ export interface FilePlacement {
 
 const DOC = /\.(?:md|markdown|txt|rst|adoc|org)$|(?:^|\/)(?:README|NOTES|CHANGELOG|TODO)[^/]*$/i;
 const UNIT_FILE = /\/systemd\/(?:system|user)\/([^/]+?)\.(?:service|timer|socket|target|path|mount)(?:\.d\/[^/]+)?$/;
+/** A file a program reads for its settings. */
+const CONFIG = /\.(?:ya?ml|json|toml|ini|conf|cfg|env)$|(?:^|\/)\.env$/i;
+const LAUNCH_AGENT = /\/Library\/Launch(?:Agents|Daemons)\/([^/]+)\.plist$/;
+/** What starts a service in a folder: a server of its own, or a unit or agent the step names. */
+const STARTS = new Set(['serve', 'start', 'cluster']);
+
+/** Services by name (a systemd unit, a launchd agent) and the folder each starts in, from the unit files the session wrote. */
+export type ServiceDirs = ReadonlyMap<string, string>;
+
+function serviceDirsOf(files: readonly FileRecord[], home: string | null): Map<string, string> {
+  const dirs = new Map<string, string>();
+  for (const file of files) {
+    const name = UNIT_FILE.exec(file.path)?.[1] ?? LAUNCH_AGENT.exec(file.path)?.[1];
+    if (!name || file.content === null) continue;
+    const dir = /^WorkingDirectory=\s*(\S+)\s*$/m.exec(file.content)?.[1] ?? /<key>WorkingDirectory<\/key>\s*<string>([^<]+)<\/string>/.exec(file.content)?.[1];
+    if (dir) dirs.set(name, normalizePath(expandHome(dir, home)));
+  }
+  return dirs;
+}
+
+/** The step starts a service whose folder is `dir`. */
+function startsIn(kept: KeptUnit, dir: string, home: string | null, services: ServiceDirs): boolean {
+  const { unit } = kept;
+  if (!unit.segment.actions.some((a) => STARTS.has(a.kind))) return false;
+  return unit.changes.some((leaf) => {
+    if (leaf.command.program === 'systemctl' || leaf.command.program === 'launchctl') {
+      return leaf.command.argv.some((word) => [...services].some(([name, at]) => at === dir && (word === name || word.startsWith(`${name}.`) || word.endsWith(`/${name}.plist`))));
+    }
+    return leaf.cwd !== null && normalizePath(expandHome(leaf.cwd, home)) === dir && leaf.inContainer === null;
+  });
+}
 
 function under(path: string, dir: string | null): boolean {
   return dir !== null && (path === dir || path.startsWith(`${dir.replace(/\/$/, '')}/`));
@@ -48,7 +81,7 @@ function mentions(command: string, forms: readonly string[]): boolean {
 }
 
 /** Does this kept step need the file (at this host and path)? */
-export function needs(kept: KeptUnit, path: string, host: string | null, home: string | null): boolean {
+export function needs(kept: KeptUnit, path: string, host: string | null, home: string | null, services: ServiceDirs = new Map()): boolean {
   const { unit } = kept;
   if (unit.segment.host !== host && !(host === null && unit.segment.viaDockerHost)) return false;
   const cwd = unit.cwd === null ? null : expandHome(unit.cwd, home);
@@ -56,6 +89,7 @@ export function needs(kept: KeptUnit, path: string, host: string | null, home: s
   if (DOC.test(path)) return false;
   const unitName = UNIT_FILE.exec(path)?.[1];
   const service = /^\/etc\/([^/]+)\//.exec(path)?.[1];
+  if (CONFIG.test(path) && !unitName && !LAUNCH_AGENT.test(path) && startsIn(kept, dirOf(path), home, services)) return true;
   return unit.changes.some((leaf) => {
     const { program, argv } = leaf.command;
     const dir = leaf.cwd === null ? null : expandHome(leaf.cwd, home);
@@ -90,6 +124,7 @@ function copyOf(kept: KeptUnit, file: FileRecord, home: string | null): { host: 
 export function placeFiles(files: readonly FileRecord[], kept: readonly KeptUnit[], orderOfCall: ReadonlyMap<string, number>, home: string | null): { placements: FilePlacement[]; unused: FileRecord[] } {
   const placements: FilePlacement[] = [];
   const unused: FileRecord[] = [];
+  const services = serviceDirsOf(files, home);
   for (const file of files) {
     if (file.deleted) {
       unused.push(file);
@@ -105,7 +140,7 @@ export function placeFiles(files: readonly FileRecord[], kept: readonly KeptUnit
         placed = true;
         break;
       }
-      if (needs(candidate, file.path, file.host, home)) {
+      if (needs(candidate, file.path, file.host, home, services)) {
         placements.push({ file, host: candidate.unit.segment.viaDockerHost ? candidate.unit.segment.host : file.host, path: file.path, before: candidate, copiedBy: null });
         placed = true;
         break;
