@@ -1,5 +1,6 @@
 import { PLAN_VERSION, planSchema, type Plan, type PlanStep } from '../../core/plan/schema.js';
 import { removalStep, stepForFile, stepForUnit, type StepContext } from './build-steps.js';
+import { splitByPurpose } from './chain-parts.js';
 import { chooseUnits, type KeptUnit } from './choose.js';
 import { fileEvents } from './file-events.js';
 import { fileStates, type FileRecord } from './file-state.js';
@@ -59,7 +60,9 @@ export function extractPlan(recorded: RecordedSession): Extraction {
     orderOfCall.set(call.callId, units.length);
     for (const segment of segments.get(call.callId) ?? []) {
       const cwd = dirs.of(segment, call);
-      for (const part of splitTrailingCheck(segment, cwd)) units.push(unitOf(part, cwd, units.length));
+      for (const part of splitTrailingCheck(segment, cwd)) {
+        for (const piece of splitByPurpose(part, cwd)) units.push(unitOf(piece.segment, piece.cwd, units.length));
+      }
     }
     return fileEvents(call, segments.get(call.callId) ?? [], (segment) => dirs.of(segment, call));
   });

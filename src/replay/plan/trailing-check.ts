@@ -38,7 +38,7 @@ function topLevelBreaks(text: string): { at: number; length: number }[] {
 }
 
 /** The parts of a line between its top-level breaks, where each starts and ends in the line. */
-function parts(text: string): { text: string; start: number; end: number }[] | null {
+export function parts(text: string): { text: string; start: number; end: number }[] | null {
   const breaks = topLevelBreaks(text);
   if (breaks.length === 0) return null;
   const pieces: { text: string; start: number; end: number }[] = [];
@@ -53,7 +53,7 @@ function parts(text: string): { text: string; start: number; end: number }[] | n
 }
 
 /** Words without their quoting: the classifier writes a command back quoted its own way. */
-const squeeze = (text: string): string => text.replace(/['"]/g, '').replace(/\s+/g, ' ').trim();
+export const squeeze = (text: string): string => text.replace(/['"]/g, '').replace(/\s+/g, ' ').trim();
 
 export function splitTrailingCheck(segment: Segment, cwd: string | null): Segment[] {
   if (segment.command.includes('\n')) return [segment];

@@ -1,0 +1,73 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Extraction } from '../../src/replay/plan/extract.js';
+import { planFromStore } from '../../src/replay/plan/load.js';
+import { Database } from '../../src/store/database.js';
+import { writeSynthetic, type SyntheticSession } from '../query/helpers/synthetic-session.js';
+import { tempDbPath, tempDir } from '../helpers/temp.js';
+
+/**
+ * A chained call whose parts have different purposes is one step per purpose; parts that only
+ * make sense with the next (a folder made and entered, a tool installed) stay with it. Told by a
+ * small session of its own, none a story of the eval corpus.
+ */
+const CHAINS: SyntheticSession = {
+  id: 'syn-chains-of-purposes',
+  title: 'A source build committed to an image, a model fetched in the same line, then served',
+  steps: [
+    { role: 'user', text: 'Build tinyllm from source on this box and serve org/tiny-model with it on :8000.' },
+    {
+      role: 'assistant', text: 'Fetching and building in one go.',
+      calls: [{ command: 'mkdir -p ~/src && cd ~/src && git clone -q https://github.com/org/tinyllm.git && cd tinyllm && git log --oneline -1 && cmake -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j 8', output: 'abc123 release 1.2\n-- Build files have been written\n[100%] Built target tinyllm\n' }],
+    },
+    { role: 'assistant', text: 'A builder container.', calls: [{ command: 'docker run -d --name tb -v ~/src:/src -v ~/.cache/huggingface:/root/.cache/huggingface nvcr.io/nvidia/pytorch:25.01-py3 sleep infinity', output: `${'e'.repeat(64)}\n` }] },
+    {
+      role: 'assistant', text: 'Installing into it, committing the image and fetching the weights.',
+      calls: [{ command: 'docker exec tb pip install -e /src/tinyllm && docker commit tb tinyllm:local && docker exec tb hf download org/tiny-model 2>&1 | tail -1', output: 'Successfully installed tinyllm\nsha256:1234\n/root/.cache/huggingface/hub/models--org--tiny-model\n' }],
+    },
+    {
+      role: 'assistant', text: 'Trying the same chain on the second model fails.',
+      calls: [{ command: 'docker commit tb tinyllm:local2 && docker exec tb hf download org/other-model', output: 'sha256:5678\n401 Client Error: Unauthorized', exit: 1 }],
+    },
+    { role: 'assistant', text: 'Serving.', calls: [{ command: 'docker rm -f tb && docker run -d --name tiny -p 8000:8000 -v ~/.cache/huggingface:/root/.cache/huggingface tinyllm:local tinyllm serve org/tiny-model --port 8000', output: `tb\n${'f'.repeat(64)}\n` }] },
+    { role: 'assistant', text: 'Health.', calls: [{ command: 'sleep 30; curl -s -o /dev/null -w "%{http_code}\\n" localhost:8000/health', output: '200\n' }] },
+    { role: 'assistant', text: 'Serving on :8000.' },
+  ],
+};
+
+const dir = tempDir('retrace-plan-chains-');
+let extraction: Extraction;
+
+beforeAll(async () => {
+  const dbPath = tempDbPath(dir);
+  await writeSynthetic(dbPath, CHAINS);
+  const db = await Database.open(dbPath);
+  try {
+    extraction = await planFromStore(db, CHAINS.id);
+  } finally {
+    db.close();
+  }
+});
+
+describe('a chained call, one step per purpose', () => {
+  it('splits a clone from the build in the folder it cloned, keeping the cd with the build and the folder made with the clone', () => {
+    const commands = extraction.plan.steps.map((step) => step.command);
+    expect(commands).toContain('mkdir -p ~/src && cd ~/src && git clone -q https://github.com/org/tinyllm.git');
+    const build = extraction.plan.steps.find((step) => step.command === 'cd tinyllm && git log --oneline -1 && cmake -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j 8');
+    // It starts where the clone's `cd` left the shell.
+    expect(build?.workdir).toBe('~/src');
+  });
+
+  it('splits an image commit from a model download chained after it; the install before the commit stays with it', () => {
+    const commands = extraction.plan.steps.map((step) => step.command);
+    expect(commands).toContain('docker exec {{ container }} pip install -e /src/tinyllm && docker commit {{ container }} tinyllm:local');
+    expect(commands).toContain('docker exec {{ container }} hf download {{ model }} 2>&1 | tail -1');
+    const ids = extraction.plan.steps.map((step) => step.id);
+    expect(ids.indexOf('download-model')).toBeGreaterThan(ids.findIndex((id) => id.startsWith('build')));
+  });
+
+  it('keeps a failed chain whole (which part failed cannot be told) and drops it', () => {
+    const commands = extraction.plan.steps.map((step) => step.command);
+    expect(commands.some((c) => c.includes('tinyllm:local2'))).toBe(false);
+    expect(extraction.decisions.some((d) => !d.kept && /^failed \(exit 1\)/.test(d.why))).toBe(true);
+  });
+});
