@@ -7,7 +7,8 @@ import { tempDbPath, tempDir } from '../helpers/temp.js';
 
 /**
  * Steps a plan needs that no later command names, each told by a small session of its own (none
- * is a story of the eval corpus): the config a service reads in the folder it starts in.
+ * is a story of the eval corpus): the config a service reads in the folder it starts in, and the
+ * steps between two starts of one thing that the second may need (it cannot move ahead of them).
  */
 
 const UNIT = [
@@ -47,11 +48,46 @@ const CONFIG_IN_SERVICE_FOLDER: SyntheticSession = {
   ],
 };
 
+const COMPOSE = 'docker compose -f stacks/ollama/compose.yaml';
+const composeEdit = { tool: 'Edit', command: '', input: { file_path: '/home/ops/stacks/ollama/compose.yaml', old_string: 'OLLAMA_KEEP_ALIVE=5m', new_string: 'OLLAMA_KEEP_ALIVE=30m' }, output: 'The file /home/ops/stacks/ollama/compose.yaml has been updated.' };
+
+/** The network the second start joins is made after the model was pulled into the first: the restart cannot move ahead of it. */
+const RESTART_AFTER_NEEDED: SyntheticSession = {
+  id: 'syn-restart-after-network',
+  title: 'A stack up, a model pulled into it, a network made and the stack up again on it',
+  steps: [
+    { role: 'user', text: 'Bring up the ollama stack in stacks/ollama on this box, pull qwen2.5:14b into it, and put it on the llmnet network.' },
+    { role: 'assistant', text: 'Up.', calls: [{ command: `${COMPOSE} up -d`, output: 'Container ollama  Started\n' }] },
+    { role: 'assistant', text: 'Pulling the model.', calls: [{ command: `${COMPOSE} exec -T ollama ollama pull qwen2.5:14b`, output: 'success\n' }] },
+    { role: 'assistant', text: 'The network.', calls: [{ command: 'docker network create llmnet', output: `${'9'.repeat(64)}\n` }] },
+    { role: 'assistant', text: 'Keep-alive and the network in the compose file.', calls: [composeEdit] },
+    { role: 'assistant', text: 'Up again.', calls: [{ command: `${COMPOSE} up -d`, output: 'Container ollama  Recreated\n' }] },
+    { role: 'assistant', text: 'Check.', calls: [{ command: 'curl -s localhost:11434/api/generate -d \'{"model":"qwen2.5:14b","prompt":"hi","stream":false}\'', output: '{"response":"hi"}' }] },
+    { role: 'assistant', text: 'Up on llmnet with the model.' },
+  ],
+};
+
+/** The network is made before the model is pulled: the restart takes the first start's place, after the network. */
+const RESTART_MOVED_AFTER_NEEDED: SyntheticSession = {
+  id: 'syn-restart-moved-after-network',
+  title: 'A stack up, a network made, a model pulled into it and the stack up again on the network',
+  steps: [
+    { role: 'user', text: 'Bring up the ollama stack in stacks/ollama on this box, on the llmnet network, with qwen2.5:14b pulled.' },
+    { role: 'assistant', text: 'Up.', calls: [{ command: `${COMPOSE} up -d`, output: 'Container ollama  Started\n' }] },
+    { role: 'assistant', text: 'The network.', calls: [{ command: 'docker network create llmnet', output: `${'8'.repeat(64)}\n` }] },
+    { role: 'assistant', text: 'Pulling the model.', calls: [{ command: `${COMPOSE} exec -T ollama ollama pull qwen2.5:14b`, output: 'success\n' }] },
+    { role: 'assistant', text: 'Keep-alive and the network in the compose file.', calls: [composeEdit] },
+    { role: 'assistant', text: 'Up again.', calls: [{ command: `${COMPOSE} up -d`, output: 'Container ollama  Recreated\n' }] },
+    { role: 'assistant', text: 'Check.', calls: [{ command: 'curl -s localhost:11434/api/generate -d \'{"model":"qwen2.5:14b","prompt":"hi","stream":false}\'', output: '{"response":"hi"}' }] },
+    { role: 'assistant', text: 'Up on llmnet with the model.' },
+  ],
+};
+
 const dir = tempDir('retrace-plan-needed-');
 const plans = new Map<string, Extraction>();
 
 beforeAll(async () => {
-  for (const session of [CONFIG_IN_SERVICE_FOLDER]) {
+  for (const session of [CONFIG_IN_SERVICE_FOLDER, RESTART_AFTER_NEEDED, RESTART_MOVED_AFTER_NEEDED]) {
     const dbPath = tempDbPath(dir);
     await writeSynthetic(dbPath, session);
     const db = await Database.open(dbPath);
@@ -81,5 +117,26 @@ describe('steps a plan needs though no later command names them', () => {
     expect(start).toBeGreaterThan(config);
     // A settings file elsewhere is a note: no kept step starts anything in its folder.
     expect(plan.steps.some((step) => step.file?.path === '/home/ops/notes/settings.yml')).toBe(false);
+  });
+
+  it('keeps a restart after the step between the two starts that it needs, when the first start was used before that step', () => {
+    const { plan, decisions } = planOf(RESTART_AFTER_NEEDED.id);
+    const at = (pattern: RegExp): number[] => plan.steps.flatMap((step, i) => (pattern.test(step.file?.path ?? step.command) ? [i] : []));
+    const ups = at(/compose\.yaml up -d/);
+    const [pull] = at(/ollama pull qwen2\.5:14b/);
+    const [network] = at(/docker network create llmnet/);
+    const [file] = at(/stacks\/ollama\/compose\.yaml$/);
+    expect(ups).toHaveLength(2);
+    expect([ups[0], pull, network, file, ups[1]].every((value, i, all) => value !== undefined && (i === 0 || value > (all[i - 1] as number)))).toBe(true);
+    expect(decisions.some((d) => d.kept && /restarts what #\d+ started/.test(d.why))).toBe(true);
+  });
+
+  it('moves a restart to the first start\'s place only as far as the last step it may need', () => {
+    const { plan } = planOf(RESTART_MOVED_AFTER_NEEDED.id);
+    const at = (pattern: RegExp): number => plan.steps.findIndex((step) => pattern.test(step.file?.path ?? step.command));
+    expect(plan.steps.filter((step) => /compose\.yaml up -d/.test(step.command))).toHaveLength(1);
+    expect(at(/docker network create llmnet/)).toBeLessThan(at(/stacks\/ollama\/compose\.yaml$/));
+    expect(at(/stacks\/ollama\/compose\.yaml$/)).toBeLessThan(at(/compose\.yaml up -d/));
+    expect(at(/compose\.yaml up -d/)).toBeLessThan(at(/ollama pull qwen2\.5:14b/));
   });
 });

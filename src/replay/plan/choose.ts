@@ -140,6 +140,8 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
   }
 
   const movedTo = new Map<Unit, number>();
+  /** Later starts that restart what an earlier start began, after steps between them it needs: they stay, even as the same command. */
+  const restarts = new Set<Unit>();
   // Attempts of one action: a later success supersedes what came before (restarts collapse to the
   // one that worked); a repeat of an install, pull or download that already worked is a no-op.
   for (const [index, unit] of changing.entries()) {
@@ -156,7 +158,20 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
       // Steps in between used what this one started (a model pulled into its container): the
       // last form takes this one's place, so they still find it running.
       const user = changing.slice(index + 1).find((other) => other.order < later.order && !other.failed && usesStarted(unit, other));
-      if (user) movedTo.set(later, unit.order);
+      if (user) {
+        // It cannot run ahead of what it may need from in between (a network made, a package
+        // installed): right after the last such step when that is still before the first use,
+        // else both starts stay, in their order (a restart that applies what changed).
+        const between = changing.filter((other) => other.order > unit.order && other.order < later.order && !other.failed && !dropped.has(other)
+          && other.segment.host === unit.segment.host && !usesStarted(unit, other) && !onlyRemoves(other) && !coveredBy(identities.get(other) ?? [], identities.get(later) ?? []));
+        const needed = between.at(-1);
+        if (needed && needed.order > user.order) {
+          restarts.add(later);
+          notes.set(later, [...(notes.get(later) ?? []), `restarts what #${unit.call.messageOrdinal} started, which #${user.call.messageOrdinal} used, after #${needed.call.messageOrdinal} it may need`]);
+          continue;
+        }
+        movedTo.set(later, needed?.order ?? unit.order);
+      }
       dropped.set(unit, `superseded: the same action again at #${later.call.messageOrdinal} is the one that worked${user ? `, and runs here instead (#${user.call.messageOrdinal} uses it)` : ''}`);
     }
     else if (later) dropped.set(later, `the same again (#${unit.call.messageOrdinal} already did it)`);
@@ -224,7 +239,7 @@ export function chooseUnits(recorded: RecordedSession, units: readonly Unit[], u
     if (dropped.has(unit) || (unit.effect !== 'change' && !checks.kept.includes(unit))) continue;
     const command = commands.get(unit) ?? unit.segment.command;
     const key = `${unit.segment.host ?? ''}\u0000${unit.cwd ?? ''}\u0000${command}`;
-    if (seen.has(key)) {
+    if (seen.has(key) && !restarts.has(unit)) {
       dropped.set(unit, 'the same command again on the same host');
       continue;
     }
