@@ -17,7 +17,7 @@ const CHAINS: SyntheticSession = {
     { role: 'user', text: 'Build tinyllm from source on this box and serve org/tiny-model with it on :8000.' },
     {
       role: 'assistant', text: 'Fetching and building in one go.',
-      calls: [{ command: 'mkdir -p ~/src && cd ~/src && git clone -q https://github.com/org/tinyllm.git && cd tinyllm && git log --oneline -1 && cmake -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j 8', output: 'abc123 release 1.2\n-- Build files have been written\n[100%] Built target tinyllm\n' }],
+      calls: [{ command: 'mkdir -p ~/src && cd ~/src && git clone -q https://github.com/org/tinyllm.git && cd tinyllm && git log --oneline -1 && cmake -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j 8 && mkdir -p weights && hf download org/tiny-model --local-dir weights', output: 'abc123 release 1.2\n-- Build files have been written\n[100%] Built target tinyllm\n/home/ops/src/tinyllm/weights\n' }],
     },
     { role: 'assistant', text: 'A builder container.', calls: [{ command: 'docker run -d --name tb -v ~/src:/src -v ~/.cache/huggingface:/root/.cache/huggingface nvcr.io/nvidia/pytorch:25.01-py3 sleep infinity', output: `${'e'.repeat(64)}\n` }] },
     {
@@ -49,12 +49,16 @@ beforeAll(async () => {
 });
 
 describe('a chained call, one step per purpose', () => {
-  it('splits a clone from the build in the folder it cloned, keeping the cd with the build and the folder made with the clone', () => {
+  it('keeps a clone with the build of what it cloned, and splits the download chained after them, in the folder the cds left', () => {
     const commands = extraction.plan.steps.map((step) => step.command);
-    expect(commands).toContain('mkdir -p ~/src && cd ~/src && git clone -q https://github.com/org/tinyllm.git');
-    const build = extraction.plan.steps.find((step) => step.command === 'cd tinyllm && git log --oneline -1 && cmake -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j 8');
-    // It starts where the clone's `cd` left the shell.
-    expect(build?.workdir).toBe('~/src');
+    expect(commands).toContain('mkdir -p ~/src && cd ~/src && git clone -q https://github.com/org/tinyllm.git && cd tinyllm && git log --oneline -1 && cmake -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j 8');
+    const download = extraction.plan.steps.find((step) => step.command.startsWith('mkdir -p weights && hf download'));
+    // It starts where the build's `cd`s left the shell.
+    const workdir = (download?.workdir ?? '').replace(/\{\{ (\w+) \}\}/, (_, name: string) => {
+      const variable = extraction.plan.variables[name];
+      return variable && 'value' in variable ? variable.value : '';
+    });
+    expect(workdir).toBe('/home/ops/src/tinyllm');
   });
 
   it('splits an image commit from a model download chained after it; the install before the commit stays with it', () => {

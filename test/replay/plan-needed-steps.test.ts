@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Extraction } from '../../src/replay/plan/extract.js';
+import { extractPlan, NothingToReplayError, type Extraction } from '../../src/replay/plan/extract.js';
 import { planFromStore } from '../../src/replay/plan/load.js';
+import { recordedSession, type RecordedSession } from '../../src/replay/plan/recorded.js';
+import { loadDerivation } from '../../src/query/stored-derivation.js';
 import { Database } from '../../src/store/database.js';
 import { writeSynthetic, type SyntheticSession } from '../query/helpers/synthetic-session.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
@@ -8,7 +10,8 @@ import { tempDbPath, tempDir } from '../helpers/temp.js';
 /**
  * Steps a plan needs that no later command names, each told by a small session of its own (none
  * is a story of the eval corpus): the config a service reads in the folder it starts in, and the
- * steps between two starts of one thing that the second may need (it cannot move ahead of them).
+ * steps between two starts of one thing that the second may need (it cannot move ahead of them),
+ * and the service a session ended on when the tree accepted nothing but it answered its check.
  */
 
 const UNIT = [
@@ -83,7 +86,35 @@ const RESTART_MOVED_AFTER_NEEDED: SyntheticSession = {
   ],
 };
 
+const SERVE = 'docker run -d --name qwen -p 8000:8000 vllm/vllm-openai:v0.8.5 --model Qwen/Qwen2.5-7B-Instruct';
+const HEALTH = { command: 'sleep 60; curl -s -o /dev/null -w "%{http_code}\\n" localhost:8000/health', output: '200\n' };
+
+/** The session ends on a server that answered (the tree, wrongly, rejected its image). */
+const ENDED_ON_SERVED: SyntheticSession = {
+  id: 'syn-ended-on-served',
+  title: 'An image pulled and served, the health check answered, and the session ends there',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-7B-Instruct with vllm/vllm-openai:v0.8.5 on this box, port 8000.' },
+    { role: 'assistant', text: 'Pulling.', calls: [{ command: 'docker pull vllm/vllm-openai:v0.8.5', output: 'Status: Downloaded newer image for vllm/vllm-openai:v0.8.5\n' }] },
+    { role: 'assistant', text: 'Serving.', calls: [{ command: SERVE, output: `${'7'.repeat(64)}\n` }] },
+    { role: 'assistant', text: 'Health.', calls: [HEALTH] },
+    { role: 'assistant', text: 'Serving on :8000.' },
+  ],
+};
+
+/** The server answered, and the session went on to start another: that answer deployed nothing. */
+const SERVED_THEN_MOVED_ON: SyntheticSession = {
+  id: 'syn-served-then-moved-on',
+  title: 'A server answered, then another one was started in its place',
+  steps: [
+    ...ENDED_ON_SERVED.steps.slice(0, 4),
+    { role: 'assistant', text: 'Too slow; trying sglang.', calls: [{ command: 'docker rm -f qwen && docker run -d --name qwen-sgl -p 30000:30000 lmsysorg/sglang:v0.4.6 python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --port 30000', output: `qwen\n${'6'.repeat(64)}\n` }] },
+    { role: 'assistant', text: 'Giving up for today.' },
+  ],
+};
+
 const dir = tempDir('retrace-plan-needed-');
+const recorded = new Map<string, RecordedSession>();
 const plans = new Map<string, Extraction>();
 
 beforeAll(async () => {
@@ -97,7 +128,24 @@ beforeAll(async () => {
       db.close();
     }
   }
+  for (const session of [ENDED_ON_SERVED, SERVED_THEN_MOVED_ON]) {
+    const dbPath = tempDbPath(dir);
+    await writeSynthetic(dbPath, session);
+    const db = await Database.open(dbPath);
+    try {
+      recorded.set(session.id, recordedSession(await loadDerivation(db, session.id)));
+    } finally {
+      db.close();
+    }
+  }
 });
+
+/** The session as a tree that accepted nothing would have it: every candidate rejected. */
+function rejectedAll(id: string): RecordedSession {
+  const session = recorded.get(id);
+  if (!session) throw new Error(`no session ${id}`);
+  return { ...session, accepted: null, candidates: session.candidates.map((c) => ({ ...c, verdict: 'rejected', reason: 'too slow' })) };
+}
 
 function planOf(id: string): Extraction {
   const extraction = plans.get(id);
@@ -138,5 +186,20 @@ describe('steps a plan needs though no later command names them', () => {
     expect(at(/docker network create llmnet/)).toBeLessThan(at(/stacks\/ollama\/compose\.yaml$/));
     expect(at(/stacks\/ollama\/compose\.yaml$/)).toBeLessThan(at(/compose\.yaml up -d/));
     expect(at(/compose\.yaml up -d/)).toBeLessThan(at(/ollama pull qwen2\.5:14b/));
+  });
+
+  it('replays the service a session ended on when it answered its check, though the tree accepted nothing, and says so', () => {
+    const session = rejectedAll(ENDED_ON_SERVED.id);
+    expect(session.candidates.length).toBeGreaterThan(0);
+    const { plan, decisions } = extractPlan(session);
+    expect(plan.steps.some((step) => step.command.includes('docker run -d --name'))).toBe(true);
+    expect(plan.steps.at(-1)?.id).toBe('check-health');
+    expect(decisions.some((d) => d.kept && /^the session ended on the service started at #\d+, which answered here: the plan replays it, though the tree rejected/.test(d.why))).toBe(true);
+  });
+
+  it('gives no plan when the server that answered was left for another attempt', () => {
+    const session = rejectedAll(SERVED_THEN_MOVED_ON.id);
+    expect(() => extractPlan(session)).toThrow(NothingToReplayError);
+    expect(() => extractPlan(session)).toThrow(/^no plan: /);
   });
 });

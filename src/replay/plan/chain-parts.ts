@@ -5,12 +5,13 @@ import { parts, squeeze } from './trailing-check.js';
 import { removesSomething } from './units.js';
 
 /**
- * A chained line whose parts do different things (`docker commit … && hf download …`, `git clone …
- * && cd x && cmake …`, `hf download … && docker run -d …`) is one step per purpose: what it fetches,
+ * A chained line whose parts do different things (`docker commit … && hf download …`, `hf download
+ * … && docker run -d …`, `git clone … && cd x && cmake … && hf download …`) is one step per purpose: what it fetches,
  * what it builds, what it starts, each judged by the plan's rules on its own (a download the same
  * again as an earlier one, a start superseded later) and named by what it does. Parts that only
- * make sense with what they serve stay with it: a `cd` and a `mkdir`, an install, a removal or a
- * setting go with the part after them (the folder it enters, the tool it runs, the name it frees),
+ * make sense with what they serve stay with it: a `cd` and a `mkdir`, a clone, an install, a
+ * removal or a setting go with the part after them (the folder it enters, the source it builds,
+ * the tool it runs, the name it frees),
  * a look-up with the part before it (`git clone … && git log -1` shows what was cloned). A line
  * that sets its shell up for the rest (`export`, `set -o`, `source venv/bin/activate`), a script
  * of several lines, or a call that did not exit 0 (which part failed cannot be told) stays whole.
@@ -34,7 +35,8 @@ function kindOf(text: string, cwd: string | null, actions: Segment['actions']): 
   if (changes.length === 0) return 'look';
   if (changes.every(removesSomething)) return 'glue';
   if (actions.some((a) => a.kind === 'serve' || a.kind === 'start' || a.kind === 'cluster')) return 'start';
-  if (actions.some((a) => a.kind === 'download' || a.kind === 'pull') || changes.some((leaf) => leaf.command.program === 'git' && leaf.command.argv[1] === 'clone')) return 'fetch';
+  // A clone goes with the build of what it cloned (getting and building a source is one step).
+  if (actions.some((a) => a.kind === 'download' || a.kind === 'pull')) return 'fetch';
   if (actions.some((a) => a.kind === 'build')) return 'build';
   return 'glue';
 }
@@ -67,7 +69,7 @@ export function splitByPurpose(segment: Segment, cwd: string | null): ChainPiece
   for (const part of read) {
     const current = groups.at(-1);
     if (PURPOSES.includes(part.kind)) {
-      if (current && current.kind === part.kind && pending === null) current.to = part.index;
+      if (current && current.kind === part.kind) current.to = part.index;
       else groups.push({ kind: part.kind, from: pending ?? part.index, to: part.index });
       pending = null;
     } else if (part.kind === 'look' && current && pending === null) current.to = part.index;

@@ -1,3 +1,4 @@
+import { imageDisplayName } from '../../query/classify/index.js';
 import { PLAN_VERSION, planSchema, type Plan, type PlanStep } from '../../core/plan/schema.js';
 import { removalStep, stepForFile, stepForUnit, type StepContext } from './build-steps.js';
 import { splitByPurpose } from './chain-parts.js';
@@ -5,7 +6,7 @@ import { chooseUnits, type KeptUnit } from './choose.js';
 import { fileEvents } from './file-events.js';
 import { fileStates, type FileRecord } from './file-state.js';
 import { placeFiles } from './file-uses.js';
-import { deploymentKind } from './purpose.js';
+import { deploymentKind, lastServedStart } from './purpose.js';
 import type { RecordedSession } from './recorded.js';
 import { assignRoles } from './roles.js';
 import { segmentsOf, type Segment } from './segments.js';
@@ -51,7 +52,37 @@ function fileKeyOf(file: FileRecord): string {
   return `${file.host ?? ''}\u0000${file.path}`;
 }
 
+/**
+ * The plan of a session. When the tree accepted nothing but the session ended on a service that
+ * answered its health check (nothing tried after it), that service is what the session deployed:
+ * the plan replays it as if its candidate were accepted, and says so. A service that answered and
+ * was then left for other attempts stays no deployment.
+ */
 export function extractPlan(recorded: RecordedSession): Extraction {
+  try {
+    return extractFrom(recorded);
+  } catch (error) {
+    const served = error instanceof NothingToReplayError && !recorded.candidates.some((c) => c.verdict === 'accepted') ? lastServedStart(recorded) : null;
+    if (!served?.rejected || !served.last) throw error;
+    const judged = served.rejected;
+    const image = judged.kind === 'approach' ? judged.parent : judged.name;
+    const candidates = recorded.candidates.map((c) => (c.name === judged.name || (judged.kind === 'approach' && c.name === image) ? { ...c, verdict: 'accepted' } : c));
+    const accepted = image && recorded.candidates.some((c) => c.name === image && c.kind === 'image') ? imageDisplayName(image) : null;
+    let extraction: Extraction;
+    try {
+      extraction = extractFrom({ ...recorded, candidates, accepted });
+    } catch {
+      throw error;
+    }
+    extraction.decisions.push({
+      callId: served.check.callId, messageOrdinal: served.check.messageOrdinal, kept: true,
+      why: `the session ended on the service started at #${served.start.messageOrdinal}, which answered here: the plan replays it, though the tree ${judged.verdict} ${judged.name}`,
+    });
+    return extraction;
+  }
+}
+
+function extractFrom(recorded: RecordedSession): Extraction {
   const segments = new Map<string, Segment[]>(recorded.calls.map((call) => [call.callId, segmentsOf(call)]));
   const dirs = startDirectories(recorded, (call) => segments.get(call.callId) ?? []);
   const units: Unit[] = [];

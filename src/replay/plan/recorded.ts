@@ -65,6 +65,8 @@ export interface RecordedCandidate {
   parent: string | null;
   /** The calls the tree took as its evidence. */
   calls: string[];
+  /** Why the tree judged it so (empty when it gave no reason). */
+  reason: string;
 }
 
 export interface RecordedSession {
@@ -155,7 +157,7 @@ export function recordedSession(derivation: StoredDerivation): RecordedSession {
     owner.durationMs = (owner.durationMs ?? 0) + (finisher.durationMs ?? 0);
   }
   const tree = derivation.tree;
-  const candidates = (tree?.candidates ?? []).map((c) => ({ name: c.name, kind: c.kind, verdict: c.verdict, framework: c.framework, parent: c.parent, calls: c.evidence.map((e) => e.call_id) }));
+  const candidates = (tree?.candidates ?? []).map((c) => ({ name: c.name, kind: c.kind, verdict: c.verdict, framework: c.framework, parent: c.parent, calls: c.evidence.map((e) => e.call_id), reason: c.reason ?? '' }));
   const accepted = candidates.find((c) => c.verdict === 'accepted' && c.kind !== 'framework');
   const acceptedImage = accepted ? (accepted.kind === 'approach' ? accepted.parent : accepted.name) : null;
   return {
