@@ -140,11 +140,18 @@ beforeAll(async () => {
   }
 });
 
-/** The session as a tree that accepted nothing would have it: every candidate rejected. */
-function rejectedAll(id: string): RecordedSession {
+/** The session as a tree that accepted nothing would have it: every candidate rejected, decided at message `judgedAt`. */
+function rejectedAll(id: string, judgedAt: number): RecordedSession {
   const session = recorded.get(id);
   if (!session) throw new Error(`no session ${id}`);
-  return { ...session, accepted: null, candidates: session.candidates.map((c) => ({ ...c, verdict: 'rejected', reason: 'too slow' })) };
+  return { ...session, accepted: null, candidates: session.candidates.map((c) => ({ ...c, verdict: 'rejected', reason: 'exited with code 1', judgedAt })) };
+}
+
+/** The message of the call whose command matches. */
+function ordinalOf(id: string, pattern: RegExp): number {
+  const call = recorded.get(id)?.calls.find((c) => pattern.test(c.command ?? ''));
+  if (!call) throw new Error(`no call ${pattern} in ${id}`);
+  return call.messageOrdinal;
 }
 
 function planOf(id: string): Extraction {
@@ -189,7 +196,8 @@ describe('steps a plan needs though no later command names them', () => {
   });
 
   it('replays the service a session ended on when it answered its check, though the tree accepted nothing, and says so', () => {
-    const session = rejectedAll(ENDED_ON_SERVED.id);
+    // Rejected on evidence before the service answered (the pull's message): the record contradicts it.
+    const session = rejectedAll(ENDED_ON_SERVED.id, ordinalOf(ENDED_ON_SERVED.id, /^docker pull/));
     expect(session.candidates.length).toBeGreaterThan(0);
     const { plan, decisions } = extractPlan(session);
     expect(plan.steps.some((step) => step.command.includes('docker run -d --name'))).toBe(true);
@@ -197,8 +205,14 @@ describe('steps a plan needs though no later command names them', () => {
     expect(decisions.some((d) => d.kept && /^the session ended on the service started at #\d+, which answered here: the plan replays it, though the tree rejected/.test(d.why))).toBe(true);
   });
 
+  it('gives no plan when the rejection was decided after the service answered (it judged that service: too slow, the user said no)', () => {
+    const session = rejectedAll(ENDED_ON_SERVED.id, ordinalOf(ENDED_ON_SERVED.id, /curl/) + 1);
+    expect(() => extractPlan(session)).toThrow(NothingToReplayError);
+    expect(() => extractPlan(session)).toThrow(/^no plan: /);
+  });
+
   it('gives no plan when the server that answered was left for another attempt', () => {
-    const session = rejectedAll(SERVED_THEN_MOVED_ON.id);
+    const session = rejectedAll(SERVED_THEN_MOVED_ON.id, ordinalOf(SERVED_THEN_MOVED_ON.id, /^docker pull/));
     expect(() => extractPlan(session)).toThrow(NothingToReplayError);
     expect(() => extractPlan(session)).toThrow(/^no plan: /);
   });

@@ -63,7 +63,12 @@ export function extractPlan(recorded: RecordedSession): Extraction {
     return extractFrom(recorded);
   } catch (error) {
     const served = error instanceof NothingToReplayError && !recorded.candidates.some((c) => c.verdict === 'accepted') ? lastServedStart(recorded) : null;
-    if (!served?.rejected || !served.last) throw error;
+    // Only a verdict the record contradicts afterwards: a rejection decided before the service
+    // answered (an earlier failure of the same candidate). One decided after it (too slow, the
+    // user said no) judged the service that answered, and the session deployed nothing.
+    const judgedAt = served?.rejected?.judgedAt ?? null;
+    const contradicted = judgedAt !== null && served !== null && judgedAt < served.check.messageOrdinal;
+    if (!served?.rejected || !served.last || !contradicted) throw error;
     const judged = served.rejected;
     const image = judged.kind === 'approach' ? judged.parent : judged.name;
     const candidates = recorded.candidates.map((c) => (c.name === judged.name || (judged.kind === 'approach' && c.name === image) ? { ...c, verdict: 'accepted' } : c));

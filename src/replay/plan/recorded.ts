@@ -67,6 +67,8 @@ export interface RecordedCandidate {
   calls: string[];
   /** Why the tree judged it so (empty when it gave no reason). */
   reason: string;
+  /** The message of the evidence that decided the verdict, or null when none did. */
+  judgedAt: number | null;
 }
 
 export interface RecordedSession {
@@ -157,7 +159,7 @@ export function recordedSession(derivation: StoredDerivation): RecordedSession {
     owner.durationMs = (owner.durationMs ?? 0) + (finisher.durationMs ?? 0);
   }
   const tree = derivation.tree;
-  const candidates = (tree?.candidates ?? []).map((c) => ({ name: c.name, kind: c.kind, verdict: c.verdict, framework: c.framework, parent: c.parent, calls: c.evidence.map((e) => e.call_id), reason: c.reason ?? '' }));
+  const candidates = (tree?.candidates ?? []).map((c) => ({ name: c.name, kind: c.kind, verdict: c.verdict, framework: c.framework, parent: c.parent, calls: c.evidence.map((e) => e.call_id), reason: c.reason ?? '', judgedAt: c.evidence.find((e) => e.decisive)?.message_ordinal ?? null }));
   const accepted = candidates.find((c) => c.verdict === 'accepted' && c.kind !== 'framework');
   const acceptedImage = accepted ? (accepted.kind === 'approach' ? accepted.parent : accepted.name) : null;
   return {
