@@ -1,5 +1,6 @@
 import type { Database } from './database.js';
 import { withCommitMemory } from './memory-limit.js';
+import { SourceWriter, type SourceWriteCounts } from './source-writer.js';
 
 /** A source this small is stored in a group with its neighbours (a whole storage-tree or database session usually is). */
 export const GROUP_SOURCE_BYTES = 1024 * 1024;
@@ -15,14 +16,16 @@ interface Member<T> {
 
 /**
  * Small sources stored in one transaction: one commit (one write-ahead-log sync) for many
- * files instead of one each. Each source is still whole or absent: a source that fails rolls the
- * group back, and the caller stores the group's other sources again one by one.
+ * files instead of one each, and one writer (appenders, staging tables, merge) for all of them.
+ * Each source is still whole or absent: a source that fails rolls the group back, and the caller
+ * stores the group's other sources again one by one.
  */
 export class CommitGroup<T> {
   private members: Member<T>[] = [];
   private bytes = 0;
   private textLength = 0;
   private open = false;
+  private shared: SourceWriter | null = null;
 
   constructor(private readonly db: Database) {}
 
@@ -30,11 +33,14 @@ export class CommitGroup<T> {
     return this.members.length;
   }
 
-  /** Opens the group's transaction if it is not open yet. */
-  async begin(): Promise<void> {
-    if (this.open) return;
-    await this.db.run('BEGIN TRANSACTION');
-    this.open = true;
+  /** Opens the group's transaction if it is not open yet; its writer, shared by its sources. */
+  async begin(): Promise<SourceWriter> {
+    if (!this.open) {
+      await this.db.run('BEGIN TRANSACTION');
+      this.open = true;
+    }
+    this.shared ??= await SourceWriter.group(this.db);
+    return this.shared;
   }
 
   /** A source stored inside the group's transaction, its after-commit work held until the commit. */
@@ -52,13 +58,15 @@ export class CommitGroup<T> {
    * Commits the group: its members, in order, for their after-commit work; or, when the commit
    * fails (a full disk), the members to store again one by one, the group rolled back.
    */
-  async commit(): Promise<{ committed: T[] } | { failed: T[]; error: unknown }> {
-    if (!this.open) return { committed: [] };
+  async commit(): Promise<{ committed: T[]; written: SourceWriteCounts | null } | { failed: T[]; error: unknown }> {
+    if (!this.open) return { committed: [], written: null };
     const textLength = this.textLength;
+    const writer = this.shared;
     const members = this.take();
     try {
+      const written = writer ? await writer.commitAll() : null;
       await withCommitMemory(this.db, textLength, () => this.db.run('COMMIT'));
-      return { committed: members };
+      return { committed: members, written };
     } catch (error) {
       await this.db.run('ROLLBACK').catch(() => undefined);
       return { failed: members, error };
@@ -67,7 +75,9 @@ export class CommitGroup<T> {
 
   /** Rolls the group back; returns the members whose rows went with it, to be stored again. */
   async abandon(): Promise<T[]> {
+    const writer = this.shared;
     const members = this.take();
+    await writer?.rollback();
     await this.db.run('ROLLBACK').catch(() => undefined);
     return members;
   }
@@ -78,6 +88,7 @@ export class CommitGroup<T> {
     this.bytes = 0;
     this.textLength = 0;
     this.open = false;
+    this.shared = null;
     return members;
   }
 }

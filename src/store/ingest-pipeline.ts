@@ -1,9 +1,9 @@
 import { StoreError } from './errors.js';
 import { CommitGroup, GROUP_SOURCE_BYTES } from './commit-group.js';
-import { emptySummary, mergeSummary, type IngestSummary, type SessionFailure } from './ingest-summary.js';
+import { addWritten, emptySummary, mergeSummary, type IngestSummary, type SessionFailure } from './ingest-summary.js';
 import { readSourceStates, refreshFileStamp } from './sources.js';
 import { SessionIdentity } from './session-identity.js';
-import type { SourceState } from './source-writer.js';
+import type { SourceState, SourceWriter } from './source-writer.js';
 import { DEFAULT_BATCH_BYTES, planSource, type MachineLabel, type Plan } from './source-plan.js';
 import { storeSource, type SourceRun } from './store-source.js';
 import type { Database } from './database.js';
@@ -79,8 +79,8 @@ export async function ingestSources(
   let messagesSeen = 0;
   const report = (index: number, path: string, extraBytes = 0): void =>
     options.onProgress?.({ sourceIndex: index, sourceCount: sources.length, path, bytesDone: bytesDone + extraBytes, bytesTotal, messages: messagesSeen });
-  const runFor = (index: number, source: Source, grouped: boolean): SourceRun => ({
-    db, identity, redact: options.redact, machine: options.machine, hash, batchBytes, grouped,
+  const runFor = (index: number, source: Source, group: SourceWriter | null): SourceRun => ({
+    db, identity, redact: options.redact, machine: options.machine, hash, batchBytes, group,
     onMessage: () => {
       messagesSeen += 1;
     },
@@ -107,7 +107,7 @@ export async function ingestSources(
   /** Stores a source in its own transaction (never grouped): committed, or reported failed. */
   const storeAlone = async (pending: Pending): Promise<void> => {
     try {
-      const stored = await storeSource(runFor(pending.index, pending.source, false), pending.source, pending.name, pending.nameCounts, pending.plan, pending.local);
+      const stored = await storeSource(runFor(pending.index, pending.source, null), pending.source, pending.name, pending.nameCounts, pending.plan, pending.local);
       await afterCommit({ ...pending, sessionIds: stored.sessionIds });
     } catch (error) {
       failed(pending, error);
@@ -121,7 +121,11 @@ export async function ingestSources(
 
   const commitGroup = async (): Promise<void> => {
     const outcome = await group.commit();
-    if ('committed' in outcome) for (const done of outcome.committed) await afterCommit(done);
+    if ('committed' in outcome) {
+      // The group's rows were merged and counted together: their counts go to the run's summary.
+      if (outcome.written) addWritten(summary, outcome.written, {});
+      for (const done of outcome.committed) await afterCommit(done);
+    }
     else await storeAgainAlone(outcome.failed);
   };
 
@@ -153,8 +157,8 @@ export async function ingestSources(
       await storeAlone(pending);
     } else {
       try {
-        await group.begin();
-        const stored = await storeSource(runFor(index, source, true), source, name, nameCounts, plan, local);
+        const writer = await group.begin();
+        const stored = await storeSource(runFor(index, source, writer), source, name, nameCounts, plan, local);
         group.add({ ...pending, sessionIds: stored.sessionIds }, source.size, stored.textLength);
         if (group.full()) await commitGroup();
       } catch (error) {

@@ -6,6 +6,7 @@ import { withCommitMemory } from './memory-limit.js';
 import { describeWriteFailure } from './errors.js';
 import { writeImportedRun } from './runs.js';
 import { appendMessageRow, appendProblemRow, appendSessionRow, appendToolCallRow, appendUnknownRow } from './rows.js';
+import { dropRereadRecords, recordSource, type SourceMember } from './source-record.js';
 import { MERGE, STAGING_DDL, STAGING_TABLES, type StagingTable } from './staging.js';
 
 /** What the store remembers of a source, to skip it or resume it next time. */
@@ -54,13 +55,33 @@ interface SessionTarget {
   /** Keys appended directly; a repeat (a record written again) goes to staging to be merged. */
   messageIds: Set<string>;
   callIds: Set<string>;
+  /** The source (of a group's) that first wrote the session. */
+  owner: SourceMember;
 }
+
+/** A source whose rows are all written, waiting for the transaction's merge to record it. */
+interface EndedSource {
+  member: SourceMember;
+  state: SourceState;
+  redactions: number;
+}
+
+/** What a source of a group counts on its own: its rows are counted when the group merges them. */
+export const NO_ROWS_WRITTEN: SourceWriteCounts = {
+  sessionsAdded: 0, messagesAdded: 0, messagesUpdated: 0, messagesRemoved: 0,
+  toolCallsAdded: 0, toolCallsUpdated: 0, toolCallsRemoved: 0, unknownRecords: 0, problems: 0,
+};
 
 /**
  * Writes one source in one transaction, so a source is in the store wholly or not at all. Rows of
  * sessions new to the store are appended straight to the real tables (the common case, and the
  * one that must stream: nothing is held back); rows of sessions already there, and repeats, are
  * staged and merged at commit.
+ *
+ * A group of small sources (commit-group.ts) shares one writer: one set of appenders and staging
+ * tables and one merge for the whole group, instead of a set and a merge per source (the
+ * statements and appenders cost more than the rows of a small source). Each source is begun with
+ * `startSource` and ended with `endSource`; `commitAll` merges and records every one of them.
  */
 export class SourceWriter {
   private seq = 0;
@@ -73,19 +94,23 @@ export class SourceWriter {
   private problemCount = 0;
   /** Characters of text appended in this transaction (what its commit must hold in memory). */
   private textLength = 0;
+  /** Characters of text appended for the current source. */
+  private memberText = 0;
   private finished = false;
-  /** The store has never recorded this source: it holds no rows of it to replace. */
-  private fresh = false;
   /** Part of a group's transaction (commit-group.ts): the group begins, commits and rolls back. */
   private grouped = false;
+  private member: SourceMember;
+  private readonly ended: EndedSource[] = [];
 
   private constructor(
     private readonly db: Database,
-    private readonly sourceKey: string,
-    private readonly mode: WriteMode,
+    sourceKey: string,
+    mode: WriteMode,
     private readonly staging: Record<StagingTable, DuckDBAppender>,
     private readonly direct: { messages: DuckDBAppender; tool_calls: DuckDBAppender },
-  ) {}
+  ) {
+    this.member = newMember(sourceKey, mode, false);
+  }
 
   /**
    * Opens the source's transaction. `continuing`: the writer of the previous batch of the same
@@ -103,7 +128,7 @@ export class SourceWriter {
         tool_calls: await db.connection.createAppender('tool_calls'),
       };
       const writer = new SourceWriter(db, sourceKey, mode, staging, direct);
-      writer.fresh = fresh && !continuing;
+      writer.member.fresh = fresh && !continuing;
       writer.grouped = grouped;
       for (const [sessionId, target] of continuing?.targets ?? []) {
         writer.targets.set(sessionId, target);
@@ -117,13 +142,24 @@ export class SourceWriter {
     }
   }
 
-  /** Characters of text appended so far (what a commit must hold in memory). */
+  /** A group's writer, inside the transaction the group opened; each source comes with `startSource`. */
+  static group(db: Database): Promise<SourceWriter> {
+    return SourceWriter.begin(db, '', 'replace', undefined, false, true);
+  }
+
+  /** The next source of a group's writer (the previous one ended with `endSource`). */
+  startSource(sourceKey: string, mode: WriteMode, fresh: boolean): void {
+    this.member = newMember(sourceKey, mode, fresh);
+    this.memberText = 0;
+  }
+
+  /** Characters of text appended for the current source (what a commit must hold in memory). */
   get appendedText(): number {
-    return this.textLength;
+    return this.memberText;
   }
 
   addSession(session: SessionRecord): void {
-    appendSessionRow(this.staging.stg_sessions, session, this.sourceKey, this.seq++);
+    appendSessionRow(this.staging.stg_sessions, session, this.member.key, this.seq++);
   }
 
   /** Adds a message and its calls; the first row of a session first asks the store whether it knows it. */
@@ -131,8 +167,10 @@ export class SourceWriter {
     const target = this.targets.get(message.sessionId);
     if (!target) return this.resolveTarget(message.sessionId).then(() => this.addMessage(message, toolCalls));
     this.messagesRead += 1;
-    this.textLength += message.text.length + message.reasoning.length + (message.extra?.length ?? 0);
-    for (const call of toolCalls) this.textLength += call.input.length + (call.command?.length ?? 0) + (call.output?.length ?? 0) + (call.extra?.length ?? 0);
+    this.member.messagesRead += 1;
+    let text = message.text.length + message.reasoning.length + (message.extra?.length ?? 0);
+    for (const call of toolCalls) text += call.input.length + (call.command?.length ?? 0) + (call.output?.length ?? 0) + (call.extra?.length ?? 0);
+    this.addText(text);
     if (target.direct && !target.messageIds.has(message.id)) {
       target.messageIds.add(message.id);
       appendMessageRow(this.direct.messages, message, target.nextMessageOrdinal++);
@@ -142,6 +180,7 @@ export class SourceWriter {
     }
     for (const call of toolCalls) {
       this.callsRead += 1;
+      this.member.callsRead += 1;
       if (target.direct && !target.callIds.has(call.callId)) {
         target.callIds.add(call.callId);
         appendToolCallRow(this.direct.tool_calls, call, target.nextCallOrdinal++);
@@ -152,17 +191,25 @@ export class SourceWriter {
     }
   }
 
+  private addText(length: number): void {
+    this.textLength += length;
+    this.memberText += length;
+  }
+
   private async resolveTarget(sessionId: string): Promise<void> {
     const known = await this.db.scalar(
       `SELECT EXISTS (SELECT 1 FROM messages WHERE session_id = ?) OR EXISTS (SELECT 1 FROM tool_calls WHERE session_id = ?)`,
       [sessionId, sessionId],
     );
-    this.targets.set(sessionId, { direct: known !== true, nextMessageOrdinal: 1, nextCallOrdinal: 1, messageIds: new Set(), callIds: new Set() });
+    this.targets.set(sessionId, {
+      direct: known !== true, nextMessageOrdinal: 1, nextCallOrdinal: 1, messageIds: new Set(), callIds: new Set(), owner: this.member,
+    });
     appendText(this.staging.stg_touched, sessionId);
     this.staging.stg_touched.endRow();
   }
 
-  private readonly wholeSessions = new Set<string>();
+  /** Sessions a source holds whole, with the first staging sequence number of that source's read. */
+  private readonly wholeSessions = new Map<string, number>();
 
   /**
    * The source holds every row of this session (one session of a database): rows rewritten in
@@ -170,29 +217,37 @@ export class SourceWriter {
    * take the order of the read. A source that only grows (JSONL) never calls this.
    */
   ownsWholeSession(sessionId: string): void {
-    this.wholeSessions.add(sessionId);
+    this.wholeSessions.set(sessionId, this.seq);
+    // An earlier source of the group wrote it: this read is merged with those rows (all staged),
+    // as it would be had that source committed alone first.
+    const target = this.targets.get(sessionId);
+    if (target && target.owner !== this.member) target.direct = false;
   }
 
   /** Removes what a whole-session source no longer holds; renumbers what it holds in its order. */
   private async replaceWholeSessions(): Promise<{ messages: number; calls: number }> {
     let messages = 0;
     let calls = 0;
-    for (const sessionId of this.wholeSessions) {
+    for (const [sessionId, readFrom] of this.wholeSessions) {
       // New to the store: its rows were appended directly and are exactly this read.
       if (this.targets.get(sessionId)?.direct === true) continue;
-      const both = [sessionId, sessionId];
+      // What the whole read holds is what it staged, and what later sources of a group staged
+      // (as if they had been stored after it): staged rows carry their arrival order in `ordinal`.
+      const args = [sessionId, sessionId, readFrom];
       messages += await this.db.run(
-        `DELETE FROM messages WHERE session_id = ? AND id NOT IN (SELECT id FROM stg_messages WHERE session_id = ?)`, both);
+        `DELETE FROM messages WHERE session_id = ? AND id NOT IN (SELECT id FROM stg_messages WHERE session_id = ? AND ordinal >= ?)`, args);
       calls += await this.db.run(
-        `DELETE FROM tool_calls WHERE session_id = ? AND call_id NOT IN (SELECT call_id FROM stg_tool_calls WHERE session_id = ?)`, both);
+        `DELETE FROM tool_calls WHERE session_id = ? AND call_id NOT IN (SELECT call_id FROM stg_tool_calls WHERE session_id = ? AND ordinal >= ?)`, args);
+      const renumber = [sessionId, readFrom, sessionId];
       await this.db.run(
         `UPDATE messages t SET ordinal = s.rn
-         FROM (SELECT id, row_number() OVER (ORDER BY min(ordinal)) AS rn FROM stg_messages WHERE session_id = ? GROUP BY id) s
-         WHERE t.session_id = ? AND t.id = s.id AND t.ordinal IS DISTINCT FROM s.rn`, both);
+         FROM (SELECT id, row_number() OVER (ORDER BY min(ordinal)) AS rn FROM stg_messages WHERE session_id = ? AND ordinal >= ? GROUP BY id) s
+         WHERE t.session_id = ? AND t.id = s.id AND t.ordinal IS DISTINCT FROM s.rn`, renumber);
       await this.db.run(
         `UPDATE tool_calls t SET ordinal = s.rn
-         FROM (SELECT call_id, row_number() OVER (ORDER BY min(ordinal)) AS rn FROM stg_tool_calls WHERE session_id = ? GROUP BY call_id) s
-         WHERE t.session_id = ? AND t.call_id = s.call_id AND t.ordinal IS DISTINCT FROM s.rn`, both);
+         FROM (SELECT call_id, row_number() OVER (ORDER BY min(ordinal)) AS rn FROM stg_tool_calls WHERE session_id = ? AND ordinal >= ? GROUP BY call_id) s
+         WHERE t.session_id = ? AND t.call_id = s.call_id AND t.ordinal IS DISTINCT FROM s.rn`, renumber);
+      const both = [sessionId, sessionId];
       // Its counts are refreshed from its rows at commit; a session left with none has none.
       await this.db.run(`INSERT INTO stg_touched VALUES (?)`, [sessionId]);
       await this.db.run(
@@ -203,9 +258,11 @@ export class SourceWriter {
   }
 
   addUnknown(item: UnknownItem): void {
+    appendText(this.staging.stg_unknown, this.member.key);
     appendUnknownRow(this.staging.stg_unknown, item);
     this.unknownCount += 1;
-    this.textLength += item.raw.length;
+    this.member.unknownCount += 1;
+    this.addText(item.raw.length);
   }
 
   /** Replay runs (from a run log) go in with the source's transaction, after its session rows. */
@@ -216,23 +273,36 @@ export class SourceWriter {
   }
 
   addProblem(item: ProblemItem): void {
+    appendText(this.staging.stg_problems, this.member.key);
     appendProblemRow(this.staging.stg_problems, item);
     this.problemCount += 1;
+    this.member.problemCount += 1;
   }
 
   /** Merges the staged rows, records the source, and commits: all of it or, on failure, none. */
   async commit(state: SourceState, redactions: number): Promise<SourceWriteCounts> {
+    this.endSource(state, redactions);
+    return this.commitAll();
+  }
+
+  /** The current source's rows are all written: it is recorded, with `state`, when the writer commits. */
+  endSource(state: SourceState, redactions: number): void {
+    this.ended.push({ member: this.member, state, redactions });
+  }
+
+  /**
+   * Merges the staged rows of every ended source, records each, and (alone, not in a group)
+   * commits. Counts are the whole transaction's.
+   */
+  async commitAll(): Promise<SourceWriteCounts> {
+    if (this.ended.length === 0) {
+      await this.rollback();
+      return NO_ROWS_WRITTEN;
+    }
     try {
       this.closeAppenders();
       const db = this.db;
-      // Unknown records and problems are re-read along with their lines: drop the old copies. A
-      // source new to the store has none; each DELETE scans its whole table, which grows with
-      // every source (an opencode.db of 20,000 sessions is 20,000 sources).
-      const fromLine = this.mode === 'replace' ? 0 : this.mode.append.fromLine;
-      if (!this.fresh) {
-        await db.run(`DELETE FROM unknown_records WHERE source = ? AND coalesce(line, 0) >= ?`, [this.sourceKey, fromLine]);
-        await db.run(`DELETE FROM ingest_problems WHERE source = ? AND coalesce(line, 0) >= ?`, [this.sourceKey, fromLine]);
-      }
+      for (const { member } of this.ended) await dropRereadRecords(db, member);
       const staged = this.messagesRead + this.callsRead > this.directMessages + this.directCalls;
       const messagesUpdated = staged ? await db.run(MERGE.updateMessages) : 0;
       const messagesAdded = this.directMessages + (staged ? await db.run(MERGE.insertMessages) : 0);
@@ -240,49 +310,12 @@ export class SourceWriter {
       const toolCallsAdded = this.directCalls + (staged ? await db.run(MERGE.insertToolCalls) : 0);
       const removed = await this.replaceWholeSessions();
       await db.run(`INSERT INTO stg_touched SELECT id FROM stg_sessions`);
-      await db.run(MERGE.updateSessions);
       const sessionsAdded = await db.run(MERGE.insertSessions);
+      await db.run(MERGE.updateSessions);
       await db.run(MERGE.refreshSessionAggregates);
-      await db.run(
-        `INSERT INTO unknown_records SELECT ?, session_id, what, file, line, path, raw FROM stg_unknown`,
-        [this.sourceKey],
-      );
-      await db.run(
-        `INSERT INTO ingest_problems SELECT ?, file, line, path, message, now()::TIMESTAMP FROM stg_problems`,
-        [this.sourceKey],
-      );
-      if (!this.fresh) await db.run(`DELETE FROM sources WHERE key = ?`, [this.sourceKey]);
-      await db.run(
-        `INSERT INTO sources (key, path, format, size, content_hash, bytes_consumed, lines_consumed, prefix_hash, ingested_at,
-           messages, tool_calls, unknown_records, problems, redactions, machine, original_path, file_stamp, cwd)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?, ?, ?, ?, ?, ?, ?, ?,
-           (SELECT directory FROM sessions WHERE source = ? AND directory IS NOT NULL
-            ORDER BY parent_id IS NOT NULL, started_at NULLS LAST, id LIMIT 1))`,
-        [
-          state.key,
-          state.path,
-          state.format,
-          state.size,
-          state.contentHash,
-          state.bytesConsumed,
-          state.linesConsumed,
-          state.prefixHash,
-          this.messagesRead,
-          this.callsRead,
-          this.unknownCount,
-          this.problemCount,
-          redactions,
-          state.machine ?? null,
-          state.originalPath ?? state.path,
-          state.fileStamp ?? null,
-          state.key,
-        ],
-      );
-      // A session is labelled with the machine of the source that last wrote it.
-      await db.run(
-        `UPDATE sessions SET machine = ? WHERE (source = ? OR id IN (SELECT id FROM stg_sessions)) AND machine IS DISTINCT FROM ?`,
-        [state.machine ?? null, state.key, state.machine ?? null],
-      );
+      if (this.unknownCount > 0) await db.run(`INSERT INTO unknown_records SELECT source, session_id, what, file, line, path, raw FROM stg_unknown`);
+      if (this.problemCount > 0) await db.run(`INSERT INTO ingest_problems SELECT source, file, line, path, message, now()::TIMESTAMP FROM stg_problems`);
+      for (const { member, state, redactions } of this.ended) await recordSource(db, member, state, redactions);
       for (const run of this.runs) await writeImportedRun(db, run);
       if (!this.grouped) await withCommitMemory(db, this.textLength, () => db.run('COMMIT'));
       this.finished = true;
@@ -299,7 +332,8 @@ export class SourceWriter {
       };
     } catch (error) {
       await this.rollback();
-      throw describeWriteFailure(this.db.path, `writing ${this.sourceKey}`, error);
+      const keys = this.ended.map((e) => e.member.key).join(', ');
+      throw describeWriteFailure(this.db.path, `writing ${keys}`, error);
     }
   }
 
@@ -329,4 +363,8 @@ export class SourceWriter {
     }
     if (failure) throw failure;
   }
+}
+
+function newMember(key: string, mode: WriteMode, fresh: boolean): SourceMember {
+  return { key, mode, fresh, messagesRead: 0, callsRead: 0, unknownCount: 0, problemCount: 0 };
 }

@@ -2,15 +2,16 @@
  * Staging for rows that must be merged rather than appended: rows of sessions the store already
  * holds (a source read again), and repeats within one source. The Appender cannot do ON CONFLICT,
  * so such rows go to per-connection temp tables shaped like the real ones (in `ordinal` they carry
- * their arrival order) and are merged at commit, in the source's transaction.
+ * their arrival order) and are merged at commit, in the source's transaction. A group of small
+ * sources shares one set (unknown records and problems say which source they are of).
  */
 export const STAGING_DDL: readonly string[] = [
   `CREATE OR REPLACE TEMP TABLE stg_sessions (id VARCHAR, agent VARCHAR, source VARCHAR, parent_id VARCHAR,
     title VARCHAR, directory VARCHAR, started_at TIMESTAMP, ended_at TIMESTAMP, model VARCHAR, extra VARCHAR, seq BIGINT)`,
   `CREATE OR REPLACE TEMP TABLE stg_messages AS SELECT * FROM main.messages LIMIT 0`,
   `CREATE OR REPLACE TEMP TABLE stg_tool_calls AS SELECT * FROM main.tool_calls LIMIT 0`,
-  `CREATE OR REPLACE TEMP TABLE stg_unknown (session_id VARCHAR, what VARCHAR, file VARCHAR, line INTEGER, path VARCHAR, raw VARCHAR)`,
-  `CREATE OR REPLACE TEMP TABLE stg_problems (file VARCHAR, line INTEGER, path VARCHAR, message VARCHAR)`,
+  `CREATE OR REPLACE TEMP TABLE stg_unknown (source VARCHAR, session_id VARCHAR, what VARCHAR, file VARCHAR, line INTEGER, path VARCHAR, raw VARCHAR)`,
+  `CREATE OR REPLACE TEMP TABLE stg_problems (source VARCHAR, file VARCHAR, line INTEGER, path VARCHAR, message VARCHAR)`,
   `CREATE OR REPLACE TEMP TABLE stg_touched (session_id VARCHAR)`,
 ];
 
@@ -41,7 +42,17 @@ function columns(list: readonly string[], prefix: string): string {
 /** Staged rows, their last version per key (a source may repeat a record: the last one wins). */
 const LAST_MESSAGES = `(SELECT * FROM stg_messages QUALIFY row_number() OVER (PARTITION BY session_id, id ORDER BY ordinal DESC) = 1)`;
 const LAST_CALLS = `(SELECT * FROM stg_tool_calls QUALIFY row_number() OVER (PARTITION BY session_id, call_id ORDER BY ordinal DESC) = 1)`;
-const LAST_SESSIONS = `(SELECT * FROM stg_sessions QUALIFY row_number() OVER (PARTITION BY id ORDER BY seq DESC) = 1)`;
+/** Each source's last version of each session it staged (in a group, several sources may stage one session). */
+const SOURCE_SESSIONS = `(SELECT * FROM stg_sessions QUALIFY row_number() OVER (PARTITION BY id, source ORDER BY seq DESC) = 1)`;
+/** A session new to the store is inserted as its first source wrote it (the sources after it update it). */
+const FIRST_SESSIONS = `(SELECT * FROM ${SOURCE_SESSIONS} QUALIFY row_number() OVER (PARTITION BY id ORDER BY seq) = 1)`;
+const lastKnown = (column: string): string => `arg_max(${column}, seq) FILTER (WHERE ${column} IS NOT NULL) AS ${column}`;
+/**
+ * The sessions' sources folded in order, as if each had been stored after the one before: the
+ * last value known of each field, the latest end.
+ */
+const FOLDED_SESSIONS = `(SELECT id, ${['parent_id', 'title', 'directory', 'model', 'started_at', 'extra'].map(lastKnown).join(', ')},
+    max(ended_at) AS ended_at FROM ${SOURCE_SESSIONS} GROUP BY id)`;
 
 /** The statements that merge staged rows; each returns the rows it changed. */
 export const MERGE = {
@@ -69,14 +80,15 @@ export const MERGE = {
     WHERE NOT EXISTS (SELECT 1 FROM tool_calls t WHERE t.session_id = s.session_id AND t.call_id = s.call_id)`,
   insertSessions: `INSERT INTO sessions (id, agent, source, parent_id, title, directory, started_at, ended_at, model, message_count, tool_call_count, extra)
     SELECT s.id, s.agent, s.source, s.parent_id, s.title, s.directory, s.started_at, s.ended_at, s.model, 0, 0, s.extra
-    FROM ${LAST_SESSIONS} s
+    FROM ${FIRST_SESSIONS} s
     WHERE NOT EXISTS (SELECT 1 FROM sessions t WHERE t.id = s.id)`,
+  /** Run after insertSessions: a session a group's first source inserted takes what the later ones know. */
   updateSessions: `UPDATE sessions t SET
       parent_id = coalesce(s.parent_id, t.parent_id), title = coalesce(s.title, t.title),
       directory = coalesce(s.directory, t.directory), model = coalesce(s.model, t.model),
       started_at = coalesce(s.started_at, t.started_at), ended_at = greatest(s.ended_at, t.ended_at),
       extra = coalesce(s.extra, t.extra)
-    FROM ${LAST_SESSIONS} s
+    FROM ${FOLDED_SESSIONS} s
     WHERE t.id = s.id`,
   /** Counts and time span of every session this source touched, from the rows themselves. */
   refreshSessionAggregates: `UPDATE sessions t SET

@@ -1,5 +1,5 @@
 import type { SessionIdentity } from './session-identity.js';
-import { SourceWriter, type WriteMode } from './source-writer.js';
+import { NO_ROWS_WRITTEN, SourceWriter, type WriteMode } from './source-writer.js';
 import type { Database } from './database.js';
 import { addWritten, toError, type IngestSummary } from './ingest-summary.js';
 import { finalState, partialState, provenanceOf, redactOrigin, type Hasher, type MachineLabel, type Plan } from './source-plan.js';
@@ -21,8 +21,8 @@ export interface SourceRun {
   hash: Hasher;
   /** Bytes of an appendable transcript per transaction. */
   batchBytes: number;
-  /** Inside a group's transaction (commit-group.ts): no transaction of its own, and no batches. */
-  grouped: boolean;
+  /** The writer of the group's transaction this source is part of (commit-group.ts): no transaction of its own, and no batches. */
+  group: SourceWriter | null;
   /** Every message read (progress), and now and then how far into the source reading is. */
   onMessage: () => void;
   onProgress: (bytesIntoSource: number) => void;
@@ -36,7 +36,7 @@ export interface StoredSource {
 
 /**
  * Reads one source through redaction into its writer and commits it (in a group: leaves it for
- * the group's commit). What it finds goes to `local`; on failure the writer is rolled back and
+ * the group's commit, and its rows to the group's merge). What it finds goes to `local`; on failure the writer is rolled back and
  * the error thrown, `local` holding what was found up to there.
  */
 export async function storeSource(run: SourceRun, source: Source, name: StoredName, nameCounts: RedactionCounts, plan: Plan, local: IngestSummary): Promise<StoredSource> {
@@ -45,7 +45,8 @@ export async function storeSource(run: SourceRun, source: Source, name: StoredNa
   const sessionIds = new Set<string>();
   const drift: SourceReport = emptySourceReport(source.path, source.format, plan.mode === 'replace', source.sessionId ?? null);
   const mode: WriteMode = plan.mode === 'append' && plan.resume ? { append: { fromLine: plan.resume.line } } : 'replace';
-  let writer = await SourceWriter.begin(db, name.key, mode, undefined, plan.fresh === true, run.grouped);
+  let writer = run.group ?? (await SourceWriter.begin(db, name.key, mode, undefined, plan.fresh === true));
+  run.group?.startSource(name.key, mode, plan.fresh === true);
   try {
     const agent = agentOfFormat(source.format);
     // One session of a database, read whole: what it no longer holds leaves the store too.
@@ -59,8 +60,13 @@ export async function storeSource(run: SourceRun, source: Source, name: StoredNa
       const provenance = provenanceOf(run.machine, origin);
       const state = final ? await finalState(source, name, plan, checkpoint, provenance, run.hash) : partialState(source, name, checkpoint as ResumePoint, provenance);
       textLength += writer.appendedText;
-      const written = await writer.commit(state, totalRedactions(counts));
-      addWritten(local, written, counts);
+      if (run.group) {
+        // Its rows are merged, and counted, with the group's.
+        run.group.endSource(state, totalRedactions(counts));
+        addWritten(local, NO_ROWS_WRITTEN, counts);
+      } else {
+        addWritten(local, await writer.commit(state, totalRedactions(counts)), counts);
+      }
       for (const kind of Object.keys(counts)) delete counts[kind];
     };
     for await (const raw of source.read(plan.resume)) {
@@ -106,7 +112,7 @@ export async function storeSource(run: SourceRun, source: Source, name: StoredNa
           checkpoint = { offset: item.offset, line: item.line };
           // A long transcript is committed in batches, each a consistent prefix of the file
           // (as if it had grown to here): DuckDB holds a transaction's rows in memory until commit.
-          if (!run.grouped && source.appendable && checkpoint.offset - committedAt >= run.batchBytes) {
+          if (!run.group && source.appendable && checkpoint.offset - committedAt >= run.batchBytes) {
             await commit(false);
             committedAt = checkpoint.offset;
             writer = await SourceWriter.begin(db, name.key, { append: { fromLine: checkpoint.line } }, writer);
