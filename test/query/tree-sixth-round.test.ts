@@ -60,7 +60,18 @@ const SUMMARY_OF_OTHERS: SyntheticSession = {
   ],
 };
 
-const SESSIONS = [COMPOSE_OVERRIDE, DRAFTS_COMPARED, SUMMARY_OF_OTHERS];
+/** Leads in prose: a stack qualified by its backend, and stacks the rule files know by name only. */
+const BACKEND_LEADS: SyntheticSession = {
+  id: 'syn-backend-leads',
+  title: 'CPU-only box, leads named with their backends',
+  steps: [
+    { role: 'user', text: 'Serve llama3.1:8b with ollama on cpu1 (no GPU).' },
+    { role: 'assistant', text: 'Installing and running.', calls: [{ command: "ssh me@cpu1 'curl -fsSL https://ollama.com/install.sh | sh && ollama run llama3.1:8b \"hi\" --verbose 2>&1 | tail -2'", output: 'Hello!\neval rate:            2.10 tokens/s' }] },
+    { role: 'assistant', text: 'It answers at 2.1 tokens/s, far below what you need. I haven\'t tried vLLM\'s CPU backend or Intel\'s IPEX-LLM; exo could also split it across the two boxes.' },
+  ],
+};
+
+const SESSIONS = [COMPOSE_OVERRIDE, DRAFTS_COMPARED, SUMMARY_OF_OTHERS, BACKEND_LEADS];
 const trees = new Map<string, DecisionTree>();
 
 beforeAll(async () => {
@@ -86,7 +97,7 @@ describe('the sixth round of general rules', () => {
     expect(candidate(COMPOSE_OVERRIDE.id, 'nvcr.io/nvidia/vllm:25.09-py3')?.reason).toContain('200');
   });
 
-  it('speculative settings changed on a working server are two approaches named by every option that changed; the routine fix stays within one; the image the last one ran on is accepted', () => {
+  it('speculative settings changed on a working server are two approaches named by the options of that feature; the flag that mended the compared one stays within it; the image the last one ran on is accepted', () => {
     expect(names(DRAFTS_COMPARED.id)).toEqual([
       'lmsysorg/sglang:v0.4.7 accepted',
       '--speculative-num-steps 2 --speculative-eagle-topk 1 accepted',
@@ -97,5 +108,10 @@ describe('the sixth round of general rules', () => {
 
   it('a summary\'s "Rejected: X (too slow)" and slowness told as fixed leave the candidate that served accepted', () => {
     expect(names(SUMMARY_OF_OTHERS.id)).toEqual(['vllm/vllm-openai:v0.5.0 rejected', 'vllm/vllm-openai:v0.8.5 accepted']);
+  });
+
+  it('a stack named with its backend ("vLLM\'s CPU backend") is a lead of its own; IPEX-LLM and exo are serving stacks', () => {
+    const leads = trees.get(BACKEND_LEADS.id)?.candidates.filter((c) => c.verdict === 'untested').map((c) => c.name);
+    expect(leads).toEqual(['vLLM CPU backend', 'IPEX-LLM', 'exo']);
   });
 });

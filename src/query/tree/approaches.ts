@@ -149,17 +149,27 @@ function shapedActions(parent: TriedCandidate): Shaped[] {
   const runs: BuildRun[] = [];
   const launchOf = new Map<TreeAction, Token[]>();
   let open: BuildRun | null = null;
-  let lastLaunch: { seq: number; options: Token[] } | null = null;
+  let lastLaunch: { seq: number; options: Token[]; compared: boolean } | null = null;
+  const launched: { options: Token[] }[] = [];
   for (const action of shapes) {
     if (action.kind !== 'build') {
       open = null;
-      // On a server that worked, a routine flag changed is tuning (the earlier ones stay); a defining option changed is a deliberate comparison.
+      // On a server that worked, a routine flag changed is tuning (the earlier ones stay); a defining option changed is a
+      // deliberate comparison, which keeps the routine flags of the last launch of that same setting (going back to it).
       const own = optionsOf(action);
-      const options: Token[] = lastLaunch && !failedBetween(lastLaunch.seq, action.seq)
-        ? [...lastLaunch.options.filter((t) => t.role === 'routine'), ...own.filter((t) => t.role === 'defining')]
+      const definingKey = (tokens: readonly Token[]): string => tokens.filter((t) => t.role === 'defining').map((t) => t.key).sort().join(' ');
+      const sameSetting = [...launched].reverse().find((l) => definingKey(l.options) === definingKey(own));
+      const routineFrom = sameSetting ?? lastLaunch;
+      const working: boolean = lastLaunch !== null && !failedBetween(lastLaunch.seq, action.seq);
+      // A setting tried as a comparison that failed is mended within itself: the flag that fixed it (`--cuda-graph-max-bs 16`) is no setting of its own.
+      const mended: boolean = lastLaunch !== null && !working && lastLaunch.compared && definingKey(own) === definingKey(lastLaunch.options);
+      const options: Token[] = working || mended
+        ? [...((working ? routineFrom : lastLaunch) as { options: Token[] }).options.filter((t) => t.role === 'routine'), ...own.filter((t) => t.role === 'defining')]
         : own;
+      const compared: boolean = (working && definingKey(own) !== definingKey((lastLaunch as { options: Token[] }).options)) || mended;
+      launched.push({ options });
       launchOf.set(action, [...layoutOf(action), ...options]);
-      lastLaunch = { seq: action.seq, options };
+      lastLaunch = { seq: action.seq, options, compared };
       continue;
     }
     const step = [...layoutOf(action), ...optionsOf(action)];
@@ -192,9 +202,6 @@ function shapedActions(parent: TriedCandidate): Shaped[] {
     }
     return { action, key: '', tokens: over(launchOf.get(action) ?? [], runBefore(action.seq)), model: byModel ? servedModel(action) : null };
   });
-  // When the session varied what the deployment is, those are its approaches: a routine flag is a fix within one.
-  const definingVaries = shaped.some((s) => s.tokens.some((t) => t.role === 'defining' && !shaped.every((o) => o.tokens.some((u) => u.key === t.key))));
-  if (definingVaries) for (const s of shaped) s.tokens = s.tokens.filter((t) => t.role !== 'routine');
   const shared = new Set(shaped[0]?.tokens.map((t) => t.key).filter((key) => shaped.every((s) => s.tokens.some((t) => t.key === key))) ?? []);
   for (const s of shaped) {
     s.tokens = s.tokens.filter((t) => !shared.has(t.key));
@@ -208,7 +215,7 @@ function weightsName(model: string): string {
   return /^(?:~|\/)/.test(model) ? (model.replace(/\/+$/, '').split('/').at(-1) ?? model) : model;
 }
 
-/** A layout of several parts compactly (`tp8 pp2`, `tp16 on 2 nodes`); anything else by its words as typed (`--max-model-len 16384`, `--max_batch_size 64 --max_num_tokens 4096`). */
+/** A layout of several parts compactly (`tp8 pp2`, `tp16 on 2 nodes`); anything else by its first changed option as typed (`--max-model-len 16384`, `--num-shard 2`), or the options of one feature changed with it. */
 function spoken(tokens: readonly Token[]): string {
   if (tokens.length > 1 && tokens.every((t) => t.layout)) {
     return tokens.map((t) => {
@@ -218,8 +225,20 @@ function spoken(tokens: readonly Token[]): string {
   }
   // A variable set to an opaque id is named by its name (`NIM_MODEL_PROFILE`).
   const said = (t: Token): string => (/^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(t.typed) ? t.typed.slice(0, t.typed.indexOf('=')) : t.typed);
-  // Several options changed at once (an engine's batch and token limits, a speculative draft's steps, top-k and tokens) are one approach named by all of them.
-  return tokens.map(said).join(' ');
+  // Options of one feature changed together (`--speculative-num-steps 5 --speculative-eagle-topk 8`) are read as one setting; otherwise the first changed names it.
+  const first = tokens[0] as Token;
+  const family = featureOf(first);
+  const together = family ? tokens.filter((t) => featureOf(t) === family) : [first];
+  return together.map(said).join(' ');
+}
+
+/** Leading words that name no feature (`--max_batch_size`, `--enable-…`). */
+const PLAIN_WORDS = new Set(['max', 'min', 'num', 'enable', 'disable', 'use', 'no', 'n', 'gpu', 'model', 'cache']);
+
+/** The feature an option belongs to, by its first word (`--speculative-eagle-topk` → speculative), or null. */
+function featureOf(token: Token): string | null {
+  const word = /^--?([a-z0-9]+)[-_]/i.exec(token.typed)?.[1]?.toLowerCase() ?? null;
+  return word && !PLAIN_WORDS.has(word) ? word : null;
 }
 
 interface Variant {
