@@ -68,6 +68,7 @@ const BACKEND_LEADS: SyntheticSession = {
     { role: 'user', text: 'Serve llama3.1:8b with ollama on cpu1 (no GPU).' },
     { role: 'assistant', text: 'Installing and running.', calls: [{ command: "ssh me@cpu1 'curl -fsSL https://ollama.com/install.sh | sh && ollama run llama3.1:8b \"hi\" --verbose 2>&1 | tail -2'", output: 'Hello!\neval rate:            2.10 tokens/s' }] },
     { role: 'assistant', text: 'It answers at 2.1 tokens/s, far below what you need. I haven\'t tried vLLM\'s CPU backend or Intel\'s IPEX-LLM; exo could also split it across the two boxes.' },
+    { role: 'assistant', text: 'Not tried either: ollama\'s Vulkan backend (`--backend vulkan`).' },
   ],
 };
 
@@ -110,8 +111,8 @@ describe('the sixth round of general rules', () => {
     expect(names(SUMMARY_OF_OTHERS.id)).toEqual(['vllm/vllm-openai:v0.5.0 rejected', 'vllm/vllm-openai:v0.8.5 accepted']);
   });
 
-  it('a stack named with its backend ("vLLM\'s CPU backend") is a lead of its own; IPEX-LLM and exo are serving stacks', () => {
+  it('a stack named with its backend ("vLLM\'s CPU backend") is a lead of its own; IPEX-LLM and exo are serving stacks; one named beside its option is that option', () => {
     const leads = trees.get(BACKEND_LEADS.id)?.candidates.filter((c) => c.verdict === 'untested').map((c) => c.name);
-    expect(leads).toEqual(['vLLM CPU backend', 'IPEX-LLM', 'exo']);
+    expect(leads).toEqual(['vLLM CPU backend', 'IPEX-LLM', 'exo', '--backend vulkan']);
   });
 });

@@ -108,7 +108,10 @@ function untestedLeads(input: TreeInput, tried: readonly NamedTried[], all: read
   const described = (lead: Lead): boolean => lead.descriptive !== null && lead.descriptive.length > 0 && leads.some((other) => other !== lead
     && other.repository !== null && other.framework === lead.framework && (lead.descriptive ?? []).every((word) => other.name.toLowerCase().includes(word.toLowerCase())));
   // A bare framework name says less than an image, a version or a build of it named in the same session, and says it once.
-  return leads.filter((lead) => !described(lead)).filter((lead, index, kept) => !lead.generic || (
+  // "trtllm-serve's PyTorch backend" beside `--backend pytorch` in the same message is that option.
+  const optionOfBackend = (lead: Lead): boolean => lead.kind === 'framework' && (lead.descriptive?.length ?? 0) === 1 && leads.some((other) => other !== lead && other.kind === 'approach'
+    && other.name.toLowerCase().endsWith(` ${(lead.descriptive as string[])[0]?.toLowerCase() ?? ''}`) && other.mentions.some((m) => lead.mentions.some((n) => n.ordinal === m.ordinal)));
+  return leads.filter((lead) => !described(lead) && !optionOfBackend(lead)).filter((lead, index, kept) => !lead.generic || (
     !kept.some((other) => other !== lead && !other.generic && other.framework === lead.framework)
     && !kept.slice(0, index).some((other) => other.generic && other.framework === lead.framework)));
 }
