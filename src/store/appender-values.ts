@@ -1,4 +1,4 @@
-import { DuckDBTimestampValue, type DuckDBAppender } from '@duckdb/node-api';
+import { DuckDBTimestampValue, type DuckDBAppender } from './duckdb-api.js';
 
 /** Null-aware appends, so row writers read as one call per column. */
 export function appendText(appender: DuckDBAppender, value: string | null | undefined): void {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBValue } from './duckdb-api.js';
 import { describeOpenFailure, QueryError, StoreError } from './errors.js';
 import { assertLakeFolder, createLakeViews, lockToLake } from './lake/views.js';
 import { LATEST_SCHEMA_VERSION, migrate } from './migrations.js';

@@ -1,4 +1,4 @@
-import { DuckDBTimestampValue, type DuckDBAppender } from '@duckdb/node-api';
+import { DuckDBTimestampValue, type DuckDBAppender } from './duckdb-api.js';
 import type { Database } from './database.js';
 
 /**

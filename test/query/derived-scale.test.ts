@@ -62,4 +62,22 @@ describe('queries on a store with a million derived actions', () => {
       store.close();
     }
   });
+
+  it('timings with a limit gives the first rows of the whole store, whichever session the limit ends in', async () => {
+    const store = await Database.open(db, { readOnly: true });
+    try {
+      const whole = await attemptTimings(store, { kind: 'probe' });
+      expect(whole.length).toBeGreaterThan(SESSIONS * 10);
+      for (const limit of [1, 16, 17, 33, 34, 1001]) {
+        const first = await attemptTimings(store, { kind: 'probe', limit });
+        expect(first.map((row) => `${row.session}/${row.call_id}/${row.attempt}`)).toEqual(
+          whole.slice(0, limit).map((row) => `${row.session}/${row.call_id}/${row.attempt}`),
+        );
+      }
+      const more = await attemptTimings(store, { kind: 'all', limit: whole.length * 3 });
+      expect(more.length).toBe(Number(await store.scalar(`SELECT count(*) FROM actions WHERE kind IN ('pull', 'download', 'probe') AND NOT coalesce(superseded, false)`)));
+    } finally {
+      store.close();
+    }
+  });
 });
