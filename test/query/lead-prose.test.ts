@@ -8,8 +8,17 @@ function leads(sentence: string, framework: string | null = null): string[] {
 }
 
 describe('leads named in prose', () => {
-  it('a possessive names the framework itself', () => {
-    expect(leads("Alternatively, vLLM's CPU backend could serve it.")).toEqual(['vLLM framework']);
+  it('a possessive names the framework itself, qualified by the backend it names', () => {
+    expect(leads("Alternatively, vLLM's CPU backend could serve it.")).toEqual(['vLLM CPU backend framework']);
+    expect(leads("Alternatively, vLLM's scheduler could serve it.")).toEqual(['vLLM framework']);
+  });
+
+  it('a stack "with" or "on" a backend is that build of it, not the bare stack', () => {
+    expect(leads('Fallback: llama.cpp with ROCm, or Ollama on Vulkan.')).toEqual(['llama.cpp with ROCm framework', 'Ollama on Vulkan framework']);
+  });
+
+  it('serving stacks of the rule files are leads by name: Intel\'s IPEX-LLM, exo', () => {
+    expect(leads("I haven't tried Intel's IPEX-LLM or exo.")).toEqual(['IPEX-LLM framework', 'exo framework']);
   });
 
   it('a layout degree counts GPUs or nodes: llama-bench\'s pp512 / tg128 are no pipeline layout', () => {

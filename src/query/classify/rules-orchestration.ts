@@ -13,8 +13,23 @@ const COMPOSE_SUB_WITH_VALUE = new Set(['-t', '--timeout', '--tail', '--since', 
 
 interface ComposeCall {
   sub: string;
-  file: string | null;
+  /** Every `-f FILE`, in order: later files override earlier ones (`-f compose.yaml -f compose.gpu.yaml`). */
+  files: string[];
   services: string[];
+}
+
+/** Every value of one option (`-f a.yaml -f b.yaml`, `--file=c.yaml`). */
+function optionValues(args: readonly string[], names: readonly string[]): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (names.includes(arg) && args[i + 1] !== undefined) values.push(args[(i += 1)] as string);
+    else {
+      const name = names.find((n) => n.startsWith('--') && arg.startsWith(`${n}=`));
+      if (name) values.push(arg.slice(name.length + 1));
+    }
+  }
+  return values;
 }
 
 function composeCall(v: CommandView): ComposeCall | null {
@@ -24,12 +39,34 @@ function composeCall(v: CommandView): ComposeCall | null {
   while (index < args.length && (args[index] as string).startsWith('-')) index += COMPOSE_GLOBAL_WITH_VALUE.has(args[index] as string) ? 2 : 1;
   const sub = args[index];
   if (!sub) return null;
-  return { sub, file: optionValue(args.slice(0, index), ['-f', '--file']), services: positionals(args.slice(index + 1), COMPOSE_SUB_WITH_VALUE) };
+  return { sub, files: optionValues(args.slice(0, index), ['-f', '--file']), services: positionals(args.slice(index + 1), COMPOSE_SUB_WITH_VALUE) };
+}
+
+/**
+ * The services of several compose files merged as compose merges them: a later file's service of the
+ * same name overrides the image, command and ports it sets and adds to the environment (an override
+ * file for one host that swaps the image). A file the session never saw adds nothing.
+ */
+function mergedServices(files: readonly ComposeService[][]): ComposeService[] {
+  const merged = new Map<string, ComposeService>();
+  for (const services of files) {
+    for (const service of services) {
+      const before = merged.get(service.name);
+      merged.set(service.name, before ? {
+        name: service.name,
+        image: service.image ?? before.image,
+        command: service.command.length > 0 ? service.command : before.command,
+        environment: { ...before.environment, ...service.environment },
+        ports: service.ports.length > 0 ? service.ports : before.ports,
+      } : service);
+    }
+  }
+  return [...merged.values()];
 }
 
 /** The service a compose command is about: the one named, else the only one with a serving framework's image, else the first with an image. */
 function composeTarget(v: CommandView, call: ComposeCall): ComposeService | null {
-  const services = v.context?.composeServices(call.file, v.cwd) ?? [];
+  const services = mergedServices(call.files.length > 0 ? call.files.map((file) => v.context?.composeServices(file, v.cwd) ?? []) : [v.context?.composeServices(null, v.cwd) ?? []]);
   const named = call.services.length > 0 ? services.filter((s) => call.services.includes(s.name)) : services;
   const withImage = named.filter((s) => s.image);
   return withImage.find((s) => frameworkIn(s.image as string)?.kind === 'framework') ?? withImage[0] ?? null;

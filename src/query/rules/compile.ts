@@ -59,6 +59,8 @@ export interface Framework {
   portOptions: readonly string[];
   /** Shape flags by label (`--tp` → [`--tensor-parallel-size`, `-tp`]). */
   shapeOptions: readonly (readonly [string, readonly string[]])[];
+  /** Options that change what the deployment is, so a change of one on a working server is another approach. */
+  definingOptions: readonly string[];
   healthPaths: readonly string[];
   defaultPort: number | null;
 }
@@ -132,6 +134,7 @@ export function compileFramework(file: RuleFile, path: string): Framework {
     servedNameOptions: file.options.served_name,
     portOptions: file.options.port.length > 0 ? file.options.port : ['--port'],
     shapeOptions: Object.entries(file.options.shape),
+    definingOptions: file.options.defining,
     healthPaths: file.health.paths,
     defaultPort: file.health.port,
   };

@@ -105,9 +105,16 @@ export const ruleFileSchema = z
          * an UPPER_CASE name is an environment variable (`OLLAMA_KV_CACHE_TYPE`, `NIM_MODEL_PROFILE`).
          */
         shape: z.record(z.string(), z.array(z.string()).min(1)).default({}),
+        /**
+         * Options that change what the deployment is (context length, speculative decoding, engine and
+         * batch sizes, KV cache type, where the other nodes are): changed even on a server that worked —
+         * a deliberate comparison — they make another approach. Any other option counts only as the fix
+         * after a failure (`-fa`, `--workers 4` on a working server are tuning).
+         */
+        defining: z.array(z.string()).default([]),
       })
       .strict()
-      .default({ model: [], served_name: [], port: [], shape: {} }),
+      .default({ model: [], served_name: [], port: [], shape: {}, defining: [] }),
     health: z
       .object({ paths: z.array(z.string().startsWith('/')).default([]), port: z.number().int().min(1).max(65535).nullable().default(null) })
       .strict()

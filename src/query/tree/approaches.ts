@@ -1,4 +1,4 @@
-import { frameworkById } from '../classify/index.js';
+import { frameworkById, frameworks } from '../classify/index.js';
 import { shapeKey } from '../classify/shape.js';
 import type { TriedCandidate } from './tried.js';
 import type { TreeAction } from './types.js';
@@ -27,6 +27,12 @@ interface Token {
   /** The option and its value by label: two spellings of one setting compare equal. */
   key: string;
   layout: boolean;
+  /**
+   * `shape`: a serving-shape option (layout, quantization: always counted); `defining`: an option that
+   * changes what the deployment is (the rules' `options.defining`, a build define); `routine`: any
+   * other flag, counted only as the fix after a failure.
+   */
+  role: 'shape' | 'defining' | 'routine';
 }
 
 interface Shaped {
@@ -76,8 +82,16 @@ function modelsVary(actions: readonly TreeAction[]): boolean {
 
 const LAYOUT_LABELS = new Set(['--tp', '--pp', '--dp', '--ep', '--nnodes']);
 
+const unionDefining = (): Set<string> => new Set(frameworks().flatMap((f) => f.definingOptions));
+
+/** Whether an option (as typed, without its value) changes what the deployment is. */
+function definingOption(flag: string, framework: Framework): boolean {
+  if (/^-D[A-Z]/.test(flag)) return true;
+  return framework ? framework.definingOptions.includes(flag) : unionDefining().has(flag);
+}
+
 /** The words of a setting: `--flag value` pairs, lone flags, `NAME=value` variables and `-DNAME=VALUE` defines. */
-function tokensOf(text: string | null | undefined, framework: Framework): Token[] {
+function tokensOf(text: string | null | undefined, framework: Framework, source: 'shape' | 'options'): Token[] {
   const words = (text ?? '').split(' ').filter(Boolean);
   const tokens: Token[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -86,7 +100,8 @@ function tokensOf(text: string | null | undefined, framework: Framework): Token[
     const paired = /^--?[a-z]/i.test(word) && !/^-D[A-Z]/.test(word) && next !== undefined && !next.startsWith('-') && !/^[A-Z][A-Z0-9_]*=/.test(next);
     const option = shapeKey(word.split('=')[0] as string, framework);
     const value = paired ? (next as string) : /=/.test(word) ? word.slice(word.indexOf('=') + 1) : '';
-    tokens.push({ typed: paired ? `${word} ${next as string}` : word, option, key: `${option}=${value}`, layout: LAYOUT_LABELS.has(option) });
+    const role = source === 'shape' ? 'shape' : definingOption(word.split('=')[0] as string, framework) ? 'defining' : 'routine';
+    tokens.push({ typed: paired ? `${word} ${next as string}` : word, option, key: `${option}=${value}`, layout: LAYOUT_LABELS.has(option), role });
     if (paired) i += 1;
   }
   return tokens;
@@ -127,20 +142,34 @@ function shapedActions(parent: TriedCandidate): Shaped[] {
   const byModel = modelsVary(parent.actions);
   const frameworkOf = (action: TreeAction): Framework => frameworkById(action.framework ?? parent.framework);
   const shapes = parent.actions.filter(isShapeAction);
-  const layoutOf = (action: TreeAction): Token[] => tokensOf(action.config, frameworkOf(action));
-  const optionsOf = (action: TreeAction): Token[] => tokensOf(action.options, frameworkOf(action));
+  const layoutOf = (action: TreeAction): Token[] => tokensOf(action.config, frameworkOf(action), 'shape');
+  const optionsOf = (action: TreeAction): Token[] => tokensOf(action.options, frameworkOf(action), 'options');
   const failedBetween = (from: number, to: number): boolean => parent.actions.some((a) => a.seq >= from && a.seq < to && failing(a));
   // The builds (each with its accumulated options) and each launch's own options, in order.
   const runs: BuildRun[] = [];
   const launchOf = new Map<TreeAction, Token[]>();
   let open: BuildRun | null = null;
-  let lastLaunch: { seq: number; options: Token[] } | null = null;
+  let lastLaunch: { seq: number; options: Token[]; compared: boolean } | null = null;
+  const launched: { options: Token[] }[] = [];
   for (const action of shapes) {
     if (action.kind !== 'build') {
       open = null;
-      const options: Token[] = lastLaunch && !failedBetween(lastLaunch.seq, action.seq) ? lastLaunch.options : optionsOf(action);
+      // On a server that worked, a routine flag changed is tuning (the earlier ones stay); a defining option changed is a
+      // deliberate comparison, which keeps the routine flags of the last launch of that same setting (going back to it).
+      const own = optionsOf(action);
+      const definingKey = (tokens: readonly Token[]): string => tokens.filter((t) => t.role === 'defining').map((t) => t.key).sort().join(' ');
+      const sameSetting = [...launched].reverse().find((l) => definingKey(l.options) === definingKey(own));
+      const routineFrom = sameSetting ?? lastLaunch;
+      const working: boolean = lastLaunch !== null && !failedBetween(lastLaunch.seq, action.seq);
+      // A setting tried as a comparison that failed is mended within itself: the flag that fixed it (`--cuda-graph-max-bs 16`) is no setting of its own.
+      const mended: boolean = lastLaunch !== null && !working && lastLaunch.compared && definingKey(own) === definingKey(lastLaunch.options);
+      const options: Token[] = working || mended
+        ? [...((working ? routineFrom : lastLaunch) as { options: Token[] }).options.filter((t) => t.role === 'routine'), ...own.filter((t) => t.role === 'defining')]
+        : own;
+      const compared: boolean = (working && definingKey(own) !== definingKey((lastLaunch as { options: Token[] }).options)) || mended;
+      launched.push({ options });
       launchOf.set(action, [...layoutOf(action), ...options]);
-      lastLaunch = { seq: action.seq, options };
+      lastLaunch = { seq: action.seq, options, compared };
       continue;
     }
     const step = [...layoutOf(action), ...optionsOf(action)];
@@ -155,7 +184,7 @@ function shapedActions(parent: TriedCandidate): Shaped[] {
     const previous = runs.at(-1);
     const base = previous?.tokens ?? [];
     // Options changed on a build that worked are tuning, not another approach: the earlier values stay.
-    const counted = !previous || failedBetween(previous.start, action.seq) ? step : step.filter((t) => t.layout);
+    const counted = !previous || failedBetween(previous.start, action.seq) ? step : step.filter((t) => t.layout || t.role === 'defining');
     open = { start: action.seq, tokens: over(counted, base), own: counted, steps: [action] };
     runs.push(open);
   }
@@ -186,7 +215,7 @@ function weightsName(model: string): string {
   return /^(?:~|\/)/.test(model) ? (model.replace(/\/+$/, '').split('/').at(-1) ?? model) : model;
 }
 
-/** A layout of several parts compactly (`tp8 pp2`, `tp16 on 2 nodes`); anything else by its first word as typed (`--max-model-len 16384`, `--num-shard 2`). */
+/** A layout of several parts compactly (`tp8 pp2`, `tp16 on 2 nodes`); anything else by its first changed option as typed (`--max-model-len 16384`, `--num-shard 2`), or the options of one feature changed with it. */
 function spoken(tokens: readonly Token[]): string {
   if (tokens.length > 1 && tokens.every((t) => t.layout)) {
     return tokens.map((t) => {
@@ -194,9 +223,22 @@ function spoken(tokens: readonly Token[]): string {
       return t.option === '--nnodes' ? `on ${value} nodes` : `${t.option.replace(/^-+/, '')}${value}`;
     }).join(' ');
   }
-  const first = tokens[0] as Token;
   // A variable set to an opaque id is named by its name (`NIM_MODEL_PROFILE`).
-  return /^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(first.typed) ? first.typed.slice(0, first.typed.indexOf('=')) : first.typed;
+  const said = (t: Token): string => (/^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(t.typed) ? t.typed.slice(0, t.typed.indexOf('=')) : t.typed);
+  // Options of one feature changed together (`--speculative-num-steps 5 --speculative-eagle-topk 8`) are read as one setting; otherwise the first changed names it.
+  const first = tokens[0] as Token;
+  const family = featureOf(first);
+  const together = family ? tokens.filter((t) => featureOf(t) === family) : [first];
+  return together.map(said).join(' ');
+}
+
+/** Leading words that name no feature (`--max_batch_size`, `--enable-…`). */
+const PLAIN_WORDS = new Set(['max', 'min', 'num', 'enable', 'disable', 'use', 'no', 'n', 'gpu', 'model', 'cache']);
+
+/** The feature an option belongs to, by its first word (`--speculative-eagle-topk` → speculative), or null. */
+function featureOf(token: Token): string | null {
+  const word = /^--?([a-z0-9]+)[-_]/i.exec(token.typed)?.[1]?.toLowerCase() ?? null;
+  return word && !PLAIN_WORDS.has(word) ? word : null;
 }
 
 interface Variant {

@@ -26,7 +26,8 @@ function named(candidate: ReturnType<typeof collectTried>[number]): NamedTried {
   const tags = ref?.tag && /\d/.test(ref.tag) ? [ref.tag, ref.tag.split('-')[0] as string].filter((t) => /\d/.test(t)) : [];
   const config = candidate.kind === 'approach' ? candidate.actions.find((a) => a.config)?.config ?? null : null;
   const options = candidate.kind === 'approach' ? candidate.actions.find((a) => a.options)?.options ?? null : null;
-  const flags = [config, options].flatMap((text) => (text ? [text, /^--?[\w-]+(?:[ =]\S+)?/.exec(text)?.[0] ?? text] : []));
+  // An approach named by several options is also called by the first of them (`--speculative-num-steps 6`).
+  const flags = [config, options, candidate.kind === 'approach' ? candidate.name : null].flatMap((text) => (text ? [text, /^--?[\w-]+(?:[ =]\S+)?/.exec(text)?.[0] ?? text] : []));
   const aliases = [candidate.name, ...(repository && repository !== candidate.name ? [repository] : []), ...tags, ...flags, ...(label ? [label] : [])];
   return { ...candidate, aliases: [...new Set(aliases)], repository };
 }
@@ -107,9 +108,32 @@ function untestedLeads(input: TreeInput, tried: readonly NamedTried[], all: read
   const described = (lead: Lead): boolean => lead.descriptive !== null && lead.descriptive.length > 0 && leads.some((other) => other !== lead
     && other.repository !== null && other.framework === lead.framework && (lead.descriptive ?? []).every((word) => other.name.toLowerCase().includes(word.toLowerCase())));
   // A bare framework name says less than an image, a version or a build of it named in the same session, and says it once.
-  return leads.filter((lead) => !described(lead)).filter((lead, index, kept) => !lead.generic || (
+  // "trtllm-serve's PyTorch backend" beside `--backend pytorch` in the same message is that option.
+  const optionOfBackend = (lead: Lead): boolean => lead.kind === 'framework' && (lead.descriptive?.length ?? 0) === 1 && leads.some((other) => other !== lead && other.kind === 'approach'
+    && other.name.toLowerCase().endsWith(` ${(lead.descriptive as string[])[0]?.toLowerCase() ?? ''}`) && other.mentions.some((m) => lead.mentions.some((n) => n.ordinal === m.ordinal)));
+  return leads.filter((lead) => !described(lead) && !optionOfBackend(lead)).filter((lead, index, kept) => !lead.generic || (
     !kept.some((other) => other !== lead && !other.generic && other.framework === lead.framework)
     && !kept.slice(0, index).some((other) => other.generic && other.framework === lead.framework)));
+}
+
+/**
+ * A candidate run in several approaches is what its last approach made of it: when the last one
+ * served (after earlier ones failed or were compared and dropped), the image or package it ran on
+ * served too, whatever an earlier approach's failure or a summary's words said of it.
+ */
+/** `tried` in the order of `nodes`. */
+function creditLastApproach(tried: readonly NamedTried[], nodes: CandidateNode[]): void {
+  const lastSeq = (c: NamedTried): number => Math.max(...c.actions.map((a) => a.seq));
+  tried.forEach((parent, index) => {
+    const children = tried.map((c, i) => ({ c, i })).filter(({ c }) => c.parentKey === parent.key);
+    const last = children.sort((a, b) => lastSeq(a.c) - lastSeq(b.c)).at(-1);
+    const node = nodes[index];
+    const lastNode = last ? nodes[last.i] : undefined;
+    if (!node || !lastNode || lastNode.verdict !== 'accepted' || node.verdict === 'accepted') return;
+    node.verdict = 'accepted';
+    node.reason = lastNode.reason;
+    node.followup = lastNode.followup;
+  });
 }
 
 export function buildTree(input: TreeInput): DecisionTree {
@@ -125,7 +149,11 @@ export function buildTree(input: TreeInput): DecisionTree {
     const peers = tried.filter((c) => !related(c) && (c.kind !== 'approach' || c.parentKey === candidate.parentKey || candidate.kind !== 'approach'));
     const later = peers.filter((c) => firstSeqOf(c) > Math.max(...candidate.actions.map((a) => a.seq)));
     const movedOnAt = later.length > 0 ? Math.min(...later.map((c) => Math.min(...c.actions.map((a) => a.messageOrdinal)))) : null;
-    const judged = judge(candidate, candidate.aliases.filter((a) => a !== frameworkById(candidate.framework)?.label), input.messages, movedOnAt);
+    const own = candidate.aliases.filter((a) => a !== frameworkById(candidate.framework)?.label);
+    // What the other candidates are called (not their framework's label, not a name this one shares): a sentence naming only them judges them.
+    const labels = new Set(tried.map((c) => frameworkById(c.framework)?.label).filter((l): l is string => Boolean(l)));
+    const others = [...new Set(tried.filter((c) => !related(c)).flatMap((c) => c.aliases))].filter((a) => !labels.has(a) && !own.includes(a));
+    const judged = judge(candidate, own, input.messages, movedOnAt, others);
     candidates.push({
       name: candidate.name,
       kind: candidate.kind,
@@ -140,6 +168,7 @@ export function buildTree(input: TreeInput): DecisionTree {
       followup: judged.followup,
     });
   }
+  creditLastApproach(ordered, candidates);
   const deploys = tried.length > 0 || (goal !== null && asksForDeployment(goal.text));
   if (!input.isSubagent && deploys) {
     const leads = sessionLeads(input, tried);

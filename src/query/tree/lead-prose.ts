@@ -20,6 +20,8 @@ export interface ProseLead {
   version: string | null;
   /** A bare framework name: dropped when a more specific lead or a tried candidate is of the same framework. */
   generic: boolean;
+  /** A backend it names (`ROCm` of "llama.cpp with ROCm"): a tried candidate is this lead only when its name shows it. */
+  descriptive?: string[];
 }
 
 /** Words that propose instead of report. */
@@ -52,6 +54,17 @@ function clauses(sentence: string): string[] {
   return sentence.split(/;\s|,\s(?:or\s)?|\s(?:or|and)\s(?=\S)|\s—\s/).map((c) => c.trim()).filter(Boolean);
 }
 
+/** Backends a serving stack is built or run with: "vLLM's CPU backend", "llama.cpp with ROCm". */
+const BACKENDS = /^(?:CPU|GPU|CUDA|ROCm|HIP|Vulkan|Metal|SYCL|oneAPI|OpenVINO|XPU|TPU|Neuron|MPS|OpenCL|BLAS|AVX-?512|AVX2|TensorRT|TRT-LLM|pytorch|turbomind)$/i;
+
+/** The backend named right after a framework: `CPU backend` ("vLLM's CPU backend"), `with ROCm`, `on Vulkan`. */
+function backendAfter(next: readonly string[]): string | null {
+  const [first, second] = next;
+  if (first && BACKENDS.test(first) && second && /^(?:backend|build|builds|engine|version)$/i.test(second)) return `${first} ${second.toLowerCase()}`;
+  if (first && /^(?:with|on)$/i.test(first) && second && BACKENDS.test(second)) return `${first.toLowerCase()} ${second}`;
+  return null;
+}
+
 function clauseLeads(clause: string, context: Framework | null): ProseLead[] {
   const found: ProseLead[] = [];
   const backticked = [...clause.matchAll(/`([^`\n]+)`/g)].map((m) => (m[1] as string).trim());
@@ -78,9 +91,12 @@ function clauseLeads(clause: string, context: Framework | null): ProseLead[] {
     }
   }
   mentioned.forEach(({ word, framework: f }, index) => {
-    const next = words[words.indexOf(word) + 1] ?? '';
+    const at = words.indexOf(word);
+    const next = words[at + 1] ?? '';
     const version = VERSION.exec(next)?.[1] ?? null;
+    const backend = backendAfter(words.slice(at + 1, at + 4));
     if (version) found.push({ name: `${f?.label} ${version}`, kind: 'framework', framework: f?.id ?? null, version, generic: false });
+    else if (backend) found.push({ name: `${word} ${backend}`, kind: 'framework', framework: f?.id ?? null, version: null, generic: false, descriptive: [backend.split(' ').find((w) => BACKENDS.test(w)) as string] });
     else if (index === 0 || mentioned[index - 1]?.framework !== f) {
       const name = word.split('/').find((part) => f && namesFramework(f, part)) ?? word;
       found.push({ name, kind: 'framework', framework: f?.id ?? null, version: null, generic: true });

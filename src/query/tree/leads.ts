@@ -208,7 +208,7 @@ export function extractLeads(texts: readonly { ordinal: number; text: string; us
         for (const lead of proseLeads(sentence, !user && proposing && listItem, frameworkById(context.framework))) {
           // The user's own proposals are read for other serving stacks, not for options of the one tried.
           if (user && lead.kind !== 'framework') continue;
-          add({ name: lead.name, kind: lead.kind, framework: lead.framework, repository: null, tagged: false, descriptive: null, version: lead.version, generic: lead.generic }, { ordinal, remark: remarkAfter(line, lead.name) });
+          add({ name: lead.name, kind: lead.kind, framework: lead.framework, repository: null, tagged: false, descriptive: lead.descriptive ?? null, version: lead.version, generic: lead.generic }, { ordinal, remark: remarkAfter(line, lead.name) });
         }
       }
       if (opensProposals(line)) proposing = true;

@@ -93,6 +93,10 @@ function statedRejection(messages: readonly TreeMessage[], names: readonly strin
 }
 
 const SLOW_CUE = /\b(?:too slow(?:ly)?|unusabl[ey] slow|(?:much|far|way|well|an order of magnitude) (?:slower|below)|too low)\b/i;
+/** Slowness told of something not tried ("reportedly much slower"), or told as put right ("the bridge fixed it"). */
+/** A summary's list of what was dropped ("Rejected: the wide draft (too slow)"): it judges what it names. */
+const LISTS_REJECTED = /\b(?:rejected|dropped|discarded|ruled out)\b/i;
+const NOT_A_VERDICT = /\b(?:not tried|never tried|untested|reportedly|supposedly|fixed|solved|resolved|went away)\b/i;
 const THROUGHPUT = /\d+(?:\.\d+)?\s*(?:tok(?:en)?s?\/s|tokens? (?:per|a) second|t\/s)\b/i;
 
 /**
@@ -101,7 +105,7 @@ const THROUGHPUT = /\d+(?:\.\d+)?\s*(?:tok(?:en)?s?\/s|tokens? (?:per|a) second|
  * the session then moves on to another candidate. Read in the next few assistant messages before
  * the session moves on.
  */
-function tooSlow(actions: readonly TreeAction[], messages: readonly TreeMessage[], movedOnAt: number | null): { ordinal: number; sentence: string } | null {
+function tooSlow(actions: readonly TreeAction[], messages: readonly TreeMessage[], movedOnAt: number | null, names: readonly string[], others: readonly string[]): { ordinal: number; sentence: string } | null {
   const served = actions.some((a) => (a.kind === 'serve' && a.outcome !== 'failed') || isHealthy(a));
   const last = actions.at(-1);
   if (!served || !last) return null;
@@ -109,6 +113,8 @@ function tooSlow(actions: readonly TreeAction[], messages: readonly TreeMessage[
   let measured: { ordinal: number; sentence: string } | null = null;
   for (const message of after) {
     for (const sentence of sentences(`${message.text}\n${message.reasoning}`)) {
+      // A summary's "Rejected: X (…too slow…)" judges X, not this candidate.
+      if (NOT_A_VERDICT.test(sentence) || ((mentions(sentence, others) || LISTS_REJECTED.test(sentence)) && !mentions(sentence, names))) continue;
       if (SLOW_CUE.test(sentence) && (THROUGHPUT.test(sentence) || /\bslow/i.test(sentence))) return { ordinal: message.ordinal, sentence: clip(sentence.replace(/[`*]/g, ''), 200) };
       if (!measured && THROUGHPUT.test(sentence)) measured = { ordinal: message.ordinal, sentence: clip(sentence.replace(/[`*]/g, ''), 200) };
     }
@@ -116,7 +122,8 @@ function tooSlow(actions: readonly TreeAction[], messages: readonly TreeMessage[
   return movedOnAt !== null ? measured : null;
 }
 
-export function judge(candidate: TriedCandidate, names: readonly string[], messages: readonly TreeMessage[], movedOnAt: number | null): Judged {
+/** `names`: what the assistant calls this candidate; `others`: what it calls the other tried candidates. */
+export function judge(candidate: TriedCandidate, names: readonly string[], messages: readonly TreeMessage[], movedOnAt: number | null, others: readonly string[] = []): Judged {
   const actions = candidate.actions;
   const healthy = actions.filter(isHealthy);
   const negatives = actions.filter((a) => isNegative(a) && !recovered(a, actions));
@@ -175,7 +182,7 @@ export function judge(candidate: TriedCandidate, names: readonly string[], messa
         : `tried (${summary || 'no conclusive step'}); the transcript shows no conclusion`;
     }
   }
-  const slow = verdict !== 'rejected' ? tooSlow(actions, messages, movedOnAt) : null;
+  const slow = verdict !== 'rejected' ? tooSlow(actions, messages, movedOnAt, names, others) : null;
   if (slow) {
     verdict = 'rejected';
     reason = `too slow — ${slow.sentence}`;
