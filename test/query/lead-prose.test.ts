@@ -17,6 +17,10 @@ describe('leads named in prose', () => {
     expect(leads('Fallback: llama.cpp with ROCm, or Ollama on Vulkan.')).toEqual(['llama.cpp with ROCm framework', 'Ollama on Vulkan framework']);
   });
 
+  it('"with CUDA", "on GPU", "on CPU" are how a stack runs, not a backend of it: the bare stack is the lead', () => {
+    expect(leads('Fallback: llama.cpp with CUDA, or vLLM on GPU.')).toEqual(['llama.cpp framework', 'vLLM framework']);
+  });
+
   it('serving stacks of the rule files are leads by name: Intel\'s IPEX-LLM, exo', () => {
     expect(leads("I haven't tried Intel's IPEX-LLM or exo.")).toEqual(['IPEX-LLM framework', 'exo framework']);
   });

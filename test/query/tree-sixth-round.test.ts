@@ -72,7 +72,18 @@ const BACKEND_LEADS: SyntheticSession = {
   ],
 };
 
-const SESSIONS = [COMPOSE_OVERRIDE, DRAFTS_COMPARED, SUMMARY_OF_OTHERS, BACKEND_LEADS];
+/** A fix told before the slowness is not the slowness put right: the sentence still judges. */
+const FIXED_BUT_STILL_SLOW: SyntheticSession = {
+  id: 'syn-fixed-but-still-slow',
+  title: 'A port fixed, the server still far too slow',
+  steps: [
+    { role: 'user', text: 'Serve meta-llama/Llama-3.1-8B-Instruct with vLLM on n1, port 8000.' },
+    { role: 'assistant', text: 'Starting.', calls: [{ command: "ssh me@n1 'docker run -d --name v --gpus all -p 8000:8000 vllm/vllm-openai:v0.5.0 --model meta-llama/Llama-3.1-8B-Instruct; sleep 90; curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:8000/health'", output: '200' }] },
+    { role: 'assistant', text: 'After I fixed the port mapping, it is still far too slow at 3 tok/s. Stopping here.' },
+  ],
+};
+
+const SESSIONS = [COMPOSE_OVERRIDE, DRAFTS_COMPARED, SUMMARY_OF_OTHERS, BACKEND_LEADS, FIXED_BUT_STILL_SLOW];
 const trees = new Map<string, DecisionTree>();
 
 beforeAll(async () => {
@@ -114,5 +125,10 @@ describe('the sixth round of general rules', () => {
   it('a stack named with its backend ("vLLM\'s CPU backend") is a lead of its own; IPEX-LLM and exo are serving stacks; one named beside its option is that option', () => {
     const leads = trees.get(BACKEND_LEADS.id)?.candidates.filter((c) => c.verdict === 'untested').map((c) => c.name);
     expect(leads).toEqual(['vLLM CPU backend', 'IPEX-LLM', 'exo', '--backend vulkan']);
+  });
+
+  it('a fix told before the slowness does not put it right: the candidate that served is still rejected as too slow', () => {
+    expect(names(FIXED_BUT_STILL_SLOW.id)).toEqual(['vllm/vllm-openai:v0.5.0 rejected']);
+    expect(candidate(FIXED_BUT_STILL_SLOW.id, 'vllm/vllm-openai:v0.5.0')?.reason).toContain('too slow');
   });
 });

@@ -34,18 +34,39 @@ const CHAINS: SyntheticSession = {
   ],
 };
 
+/** A variable set in the chain is used by its later parts: split, the start would run without it. */
+const VARIABLE_CHAIN: SyntheticSession = {
+  id: 'syn-chain-with-variable',
+  title: 'A model fetched and served in one line through a shell variable',
+  steps: [
+    { role: 'user', text: 'Serve org/tiny-model with vllm/vllm-openai:v0.8.5 on :8000.' },
+    { role: 'assistant', text: 'Pulling.', calls: [{ command: 'docker pull vllm/vllm-openai:v0.8.5', output: 'Status: Downloaded newer image for vllm/vllm-openai:v0.8.5\n' }] },
+    {
+      role: 'assistant', text: 'Fetching and serving in one line.',
+      calls: [{ command: 'M=org/tiny-model && hf download $M && docker run -d --name tiny -p 8000:8000 vllm/vllm-openai:v0.8.5 --model $M', output: `/root/.cache/huggingface/hub/models--org--tiny-model\n${'a'.repeat(64)}\n` }],
+    },
+    { role: 'assistant', text: 'Health.', calls: [{ command: 'sleep 30; curl -s -o /dev/null -w "%{http_code}\\n" localhost:8000/health', output: '200\n' }] },
+    { role: 'assistant', text: 'Serving on :8000.' },
+  ],
+};
+
 const dir = tempDir('retrace-plan-chains-');
 let extraction: Extraction;
+let withVariable: Extraction;
 
 beforeAll(async () => {
-  const dbPath = tempDbPath(dir);
-  await writeSynthetic(dbPath, CHAINS);
-  const db = await Database.open(dbPath);
-  try {
-    extraction = await planFromStore(db, CHAINS.id);
-  } finally {
-    db.close();
+  const plans: Extraction[] = [];
+  for (const session of [CHAINS, VARIABLE_CHAIN]) {
+    const dbPath = tempDbPath(dir);
+    await writeSynthetic(dbPath, session);
+    const db = await Database.open(dbPath);
+    try {
+      plans.push(await planFromStore(db, session.id));
+    } finally {
+      db.close();
+    }
   }
+  [extraction, withVariable] = plans as [Extraction, Extraction];
 });
 
 describe('a chained call, one step per purpose', () => {
@@ -66,12 +87,19 @@ describe('a chained call, one step per purpose', () => {
     expect(commands).toContain('docker exec {{ container }} pip install -e /src/tinyllm && docker commit {{ container }} tinyllm:local');
     expect(commands).toContain('docker exec {{ container }} hf download {{ model }} 2>&1 | tail -1');
     const ids = extraction.plan.steps.map((step) => step.id);
-    expect(ids.indexOf('download-model')).toBeGreaterThan(ids.findIndex((id) => id.startsWith('build')));
+    const build = ids.findIndex((id) => id.startsWith('build'));
+    expect(build).toBeGreaterThanOrEqual(0);
+    expect(ids.indexOf('download-model')).toBeGreaterThan(build);
   });
 
   it('keeps a failed chain whole (which part failed cannot be told) and drops it', () => {
     const commands = extraction.plan.steps.map((step) => step.command);
     expect(commands.some((c) => c.includes('tinyllm:local2'))).toBe(false);
     expect(extraction.decisions.some((d) => !d.kept && /^failed \(exit 1\)/.test(d.why))).toBe(true);
+  });
+
+  it('keeps a chain whole when a part sets a variable later parts use', () => {
+    const start = withVariable.plan.steps.find((step) => step.command.includes('docker run'));
+    expect(start?.command).toMatch(/^M=org\/tiny-model && hf download .* && docker run /);
   });
 });

@@ -113,6 +113,18 @@ const SERVED_THEN_MOVED_ON: SyntheticSession = {
   ],
 };
 
+/** The service answered, then the assistant judged it too slow and stopped: the tree's rejection judged that service. */
+const SERVED_THEN_TOO_SLOW: SyntheticSession = {
+  id: 'syn-served-then-too-slow',
+  title: 'A server answered its check, was restarted and answered again, measured far too slow, and the session ends there',
+  steps: [
+    ...ENDED_ON_SERVED.steps.slice(0, 4),
+    { role: 'assistant', text: 'Restarting it with the same settings to be sure.', calls: [{ command: `docker rm -f qwen && ${SERVE}`, output: `qwen\n${'8'.repeat(64)}\n` }] },
+    { role: 'assistant', text: 'Health again.', calls: [HEALTH] },
+    { role: 'assistant', text: 'It answers, but at 2.1 tokens/s it is far too slow for what you need; I will stop here.' },
+  ],
+};
+
 const dir = tempDir('retrace-plan-needed-');
 const recorded = new Map<string, RecordedSession>();
 const plans = new Map<string, Extraction>();
@@ -209,6 +221,19 @@ describe('steps a plan needs though no later command names them', () => {
     const session = rejectedAll(ENDED_ON_SERVED.id, ordinalOf(ENDED_ON_SERVED.id, /curl/) + 1);
     expect(() => extractPlan(session)).toThrow(NothingToReplayError);
     expect(() => extractPlan(session)).toThrow(/^no plan: /);
+  });
+
+  it('gives no plan, through the tree itself, when the service that answered was judged too slow after it', async () => {
+    const dbPath = tempDbPath(dir);
+    await writeSynthetic(dbPath, SERVED_THEN_TOO_SLOW);
+    const db = await Database.open(dbPath);
+    try {
+      const session = recordedSession(await loadDerivation(db, SERVED_THEN_TOO_SLOW.id));
+      expect(session.candidates.some((c) => c.verdict === 'rejected' && c.reason.startsWith('too slow'))).toBe(true);
+      await expect(planFromStore(db, SERVED_THEN_TOO_SLOW.id)).rejects.toThrow(NothingToReplayError);
+    } finally {
+      db.close();
+    }
   });
 
   it('gives no plan when the server that answered was left for another attempt', () => {

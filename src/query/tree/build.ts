@@ -119,9 +119,9 @@ function untestedLeads(input: TreeInput, tried: readonly NamedTried[], all: read
 /**
  * A candidate run in several approaches is what its last approach made of it: when the last one
  * served (after earlier ones failed or were compared and dropped), the image or package it ran on
- * served too, whatever an earlier approach's failure or a summary's words said of it.
+ * served too, whatever an earlier approach's failure or a summary's words said of it. `tried` is
+ * in the order of `nodes`.
  */
-/** `tried` in the order of `nodes`. */
 function creditLastApproach(tried: readonly NamedTried[], nodes: CandidateNode[]): void {
   const lastSeq = (c: NamedTried): number => Math.max(...c.actions.map((a) => a.seq));
   tried.forEach((parent, index) => {

@@ -61,7 +61,9 @@ const BACKENDS = /^(?:CPU|GPU|CUDA|ROCm|HIP|Vulkan|Metal|SYCL|oneAPI|OpenVINO|XP
 function backendAfter(next: readonly string[]): string | null {
   const [first, second] = next;
   if (first && BACKENDS.test(first) && second && /^(?:backend|build|builds|engine|version)$/i.test(second)) return `${first} ${second.toLowerCase()}`;
-  if (first && /^(?:with|on)$/i.test(first) && second && BACKENDS.test(second)) return `${first.toLowerCase()} ${second}`;
+  // "with CUDA", "on GPU", "on CPU" are how a stack is usually run, not another backend of it: as leads
+  // they would stay untested beside a tried build whose name does not say so.
+  if (first && /^(?:with|on)$/i.test(first) && second && BACKENDS.test(second) && !/^(?:CPU|GPU|CUDA)$/i.test(second)) return `${first.toLowerCase()} ${second}`;
   return null;
 }
 

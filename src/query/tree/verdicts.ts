@@ -93,10 +93,23 @@ function statedRejection(messages: readonly TreeMessage[], names: readonly strin
 }
 
 const SLOW_CUE = /\b(?:too slow(?:ly)?|unusabl[ey] slow|(?:much|far|way|well|an order of magnitude) (?:slower|below)|too low)\b/i;
-/** Slowness told of something not tried ("reportedly much slower"), or told as put right ("the bridge fixed it"). */
 /** A summary's list of what was dropped ("Rejected: the wide draft (too slow)"): it judges what it names. */
 const LISTS_REJECTED = /\b(?:rejected|dropped|discarded|ruled out)\b/i;
-const NOT_A_VERDICT = /\b(?:not tried|never tried|untested|reportedly|supposedly|fixed|solved|resolved|went away)\b/i;
+/** Slowness told of something not tried ("reportedly much slower"). */
+const HEARSAY = /\b(?:not tried|never tried|untested|reportedly|supposedly)\b/i;
+const PUT_RIGHT = /\b(?:fixed|solved|resolved|went away)\b/i;
+
+/**
+ * A sentence that judges nothing: slowness as hearsay, or told as put right — the fix comes after
+ * the slowness ("too slow over Wi-Fi; the bridge fixed it"), not before it ("after I fixed the
+ * port it is still too slow" is a verdict).
+ */
+function notAVerdict(sentence: string): boolean {
+  if (HEARSAY.test(sentence)) return true;
+  const slow = SLOW_CUE.exec(sentence);
+  const fix = PUT_RIGHT.exec(sentence);
+  return slow !== null && fix !== null && fix.index > slow.index;
+}
 const THROUGHPUT = /\d+(?:\.\d+)?\s*(?:tok(?:en)?s?\/s|tokens? (?:per|a) second|t\/s)\b/i;
 
 /**
@@ -114,7 +127,7 @@ function tooSlow(actions: readonly TreeAction[], messages: readonly TreeMessage[
   for (const message of after) {
     for (const sentence of sentences(`${message.text}\n${message.reasoning}`)) {
       // A summary's "Rejected: X (…too slow…)" judges X, not this candidate.
-      if (NOT_A_VERDICT.test(sentence) || ((mentions(sentence, others) || LISTS_REJECTED.test(sentence)) && !mentions(sentence, names))) continue;
+      if (notAVerdict(sentence) || ((mentions(sentence, others) || LISTS_REJECTED.test(sentence)) && !mentions(sentence, names))) continue;
       if (SLOW_CUE.test(sentence) && (THROUGHPUT.test(sentence) || /\bslow/i.test(sentence))) return { ordinal: message.ordinal, sentence: clip(sentence.replace(/[`*]/g, ''), 200) };
       if (!measured && THROUGHPUT.test(sentence)) measured = { ordinal: message.ordinal, sentence: clip(sentence.replace(/[`*]/g, ''), 200) };
     }

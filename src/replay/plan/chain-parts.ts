@@ -25,8 +25,8 @@ export interface ChainPiece {
   cwd: string | null;
 }
 
-/** Parts that change the shell for every later part: splitting would lose them. */
-const SHELL_SETUP = /^(?:export|set|source|\.|unset|ulimit|umask|alias|eval|shopt|trap|pushd|popd)(?:\s|$)/;
+/** Parts that change the shell for every later part (a builtin, or a variable set: `M=/models/x && … $M`): splitting would lose them. */
+const SHELL_SETUP = /^(?:(?:export|set|source|\.|unset|ulimit|umask|alias|eval|shopt|trap|pushd|popd)(?:\s|$)|[A-Za-z_][A-Za-z0-9_]*=)/;
 const PURPOSES: readonly Kind[] = ['fetch', 'build', 'start'];
 
 function kindOf(text: string, cwd: string | null, actions: Segment['actions']): Kind {
@@ -47,7 +47,15 @@ export function splitByPurpose(segment: Segment, cwd: string | null): ChainPiece
   if (segment.command.includes('\n') || call.exitCode !== 0 || call.timedOut || call.notRun) return whole;
   const pieces = parts(segment.command);
   if (!pieces || pieces.some((piece) => SHELL_SETUP.test(piece.text))) return whole;
-  const partOf = (command: string): number => pieces.findIndex((piece) => squeeze(piece.text).includes(squeeze(command)));
+  // The part an action was read from: the one whose text it is, else the only one that holds it
+  // (`make` is inside `cmake ..` too: two holders cannot be told apart).
+  const partOf = (command: string): number => {
+    const wanted = squeeze(command);
+    const exact = pieces.findIndex((piece) => squeeze(piece.text) === wanted);
+    if (exact >= 0) return exact;
+    const holders = pieces.flatMap((piece, index) => (squeeze(piece.text).includes(wanted) ? [index] : []));
+    return holders.length === 1 ? (holders[0] as number) : -1;
+  };
   // An action no part's text holds (the classifier read the line as a whole): which part it is cannot be told.
   if (segment.actions.some((a) => partOf(a.command) < 0)) return whole;
 

@@ -67,7 +67,10 @@ export interface RecordedCandidate {
   calls: string[];
   /** Why the tree judged it so (empty when it gave no reason). */
   reason: string;
-  /** The message of the evidence that decided the verdict, or null when none did. */
+  /**
+   * The last message of the evidence that decided the verdict; null when no step decided it (a
+   * judgement in prose, or "too slow" said of a service that answered: that judged the service).
+   */
   judgedAt: number | null;
 }
 
@@ -77,7 +80,7 @@ export interface RecordedSession {
   /** The agent's working directory when the session started. */
   directory: string | null;
   goal: string | null;
-  /** The image the decision tree accepted, as written in commands; null when none was. */
+    /** The image the decision tree accepted, as written in commands; null when none was. */
   accepted: string | null;
   candidates: RecordedCandidate[];
   messages: { ordinal: number; role: string; text: string }[];
@@ -138,6 +141,13 @@ function toCall(call: StoredToolCall): RecordedCall {
   };
 }
 
+/** When the tree's verdict was decided, for the plan's "the record contradicts it" test (see RecordedCandidate). */
+function judgedAt(candidate: { reason: string | null; evidence: readonly { message_ordinal: number; decisive: boolean }[] }): number | null {
+  if ((candidate.reason ?? '').startsWith('too slow')) return null;
+  const decisive = candidate.evidence.filter((e) => e.decisive).map((e) => e.message_ordinal);
+  return decisive.length > 0 ? Math.max(...decisive) : null;
+}
+
 export function recordedSession(derivation: StoredDerivation): RecordedSession {
   const calls = derivation.calls.map(toCall);
   const byId = new Map(calls.map((call) => [call.callId, call]));
@@ -159,7 +169,7 @@ export function recordedSession(derivation: StoredDerivation): RecordedSession {
     owner.durationMs = (owner.durationMs ?? 0) + (finisher.durationMs ?? 0);
   }
   const tree = derivation.tree;
-  const candidates = (tree?.candidates ?? []).map((c) => ({ name: c.name, kind: c.kind, verdict: c.verdict, framework: c.framework, parent: c.parent, calls: c.evidence.map((e) => e.call_id), reason: c.reason ?? '', judgedAt: c.evidence.find((e) => e.decisive)?.message_ordinal ?? null }));
+  const candidates = (tree?.candidates ?? []).map((c) => ({ name: c.name, kind: c.kind, verdict: c.verdict, framework: c.framework, parent: c.parent, calls: c.evidence.map((e) => e.call_id), reason: c.reason ?? '', judgedAt: judgedAt(c) }));
   const accepted = candidates.find((c) => c.verdict === 'accepted' && c.kind !== 'framework');
   const acceptedImage = accepted ? (accepted.kind === 'approach' ? accepted.parent : accepted.name) : null;
   return {
