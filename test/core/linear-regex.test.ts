@@ -32,7 +32,10 @@ describe('the linear-time pattern engine', () => {
         }
         expect(linearTest(source, input), `/${source}/ on ${JSON.stringify(input)}`).toBe(js.test(input));
       }),
-      { numRuns: 2000 },
+      // A fixed seed: JavaScript itself, the oracle here, backtracks for minutes on some generated
+      // pairs (one seed in four draws one, e.g. /(?:…(?:[\d ]*.+|…)+?)+\S?x{+?/ on 10 characters:
+      // 15 s in V8, 10 ms in this engine), which made the suite hang at random.
+      { numRuns: 2000, seed: 1 },
     );
   });
 
