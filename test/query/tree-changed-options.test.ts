@@ -1,9 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTree } from '../../src/query/tree/queries.js';
-import type { CandidateNode, DecisionTree } from '../../src/query/tree/types.js';
-import { tempDbPath, tempDir } from '../helpers/temp.js';
-import { readStore } from './helpers/derived-store.js';
-import { writeSynthetic, type SyntheticSession } from './helpers/synthetic-session.js';
+import { describe, expect, it } from 'vitest';
+import type { SyntheticSession } from './helpers/synthetic-session.js';
+import { syntheticTrees } from './helpers/synthetic-trees.js';
 
 /**
  * Approaches named by what changed between launches, source builds, user-side leads and reasons
@@ -139,24 +136,7 @@ const SERVED_ALIKE: SyntheticSession = {
 };
 
 const SESSIONS = [CONTEXT_CHANGED, SHARDS_ADDED, ARCH_REBUILD, ENGINE_LIMITS, EDITABLE, SYSTEMD_UNIT, SERVED_ALIKE];
-const trees = new Map<string, DecisionTree>();
-
-beforeAll(async () => {
-  const dir = tempDir('retrace-tree-options-');
-  for (const session of SESSIONS) {
-    const db = tempDbPath(dir);
-    await writeSynthetic(db, session);
-    trees.set(session.id, (await readStore(db, (store) => loadTree(store, session.id))) as DecisionTree);
-  }
-});
-
-function candidate(id: string, name: string): CandidateNode | undefined {
-  return trees.get(id)?.candidates.find((c) => c.name === name);
-}
-
-function names(id: string): string[] {
-  return trees.get(id)?.candidates.map((c) => `${c.name} ${c.verdict}`) ?? [];
-}
+const { tree, candidate, names } = syntheticTrees(SESSIONS, 'retrace-tree-options-');
 
 describe('an option changed between launches is an approach, named as typed', () => {
   it('--max-model-len 32768 is rejected on the KV cache, --max-model-len 8192 accepted, under the installed package', () => {
@@ -173,7 +153,7 @@ describe('an option changed between launches is an approach, named as typed', ()
   });
 
   it('an engine rebuilt with smaller limits: each build named by its first changed option; the converter is neither', () => {
-    const approaches = trees.get(ENGINE_LIMITS.id)?.candidates.filter((c) => c.kind === 'approach').map((c) => `${c.name} ${c.verdict}`);
+    const approaches = tree(ENGINE_LIMITS.id)?.candidates.filter((c) => c.kind === 'approach').map((c) => `${c.name} ${c.verdict}`);
     expect(approaches).toEqual(['--max_batch_size 256 rejected', '--max_batch_size 64 accepted']);
     expect(candidate(ENGINE_LIMITS.id, '--max_batch_size 256')?.reason).toContain('out of memory');
   });

@@ -1,9 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTree } from '../../src/query/tree/queries.js';
-import type { CandidateNode, DecisionTree } from '../../src/query/tree/types.js';
-import { tempDbPath, tempDir } from '../helpers/temp.js';
-import { readStore } from './helpers/derived-store.js';
-import { writeSynthetic, type SyntheticSession } from './helpers/synthetic-session.js';
+import { describe, expect, it } from 'vitest';
+import type { SyntheticSession } from './helpers/synthetic-session.js';
+import { syntheticTrees } from './helpers/synthetic-trees.js';
 
 /**
  * The ways a session sees a server answer besides curl of a health path — each told by a small
@@ -61,24 +58,7 @@ const LOCAL_BUILD_TAG: SyntheticSession = {
 };
 
 const SESSIONS = [BENCHMARKED, READY_AFTER_LOGIN, PYTHON_CHAT, LOCAL_BUILD_TAG];
-const trees = new Map<string, DecisionTree>();
-
-beforeAll(async () => {
-  const dir = tempDir('retrace-tree-answered-');
-  for (const session of SESSIONS) {
-    const db = tempDbPath(dir);
-    await writeSynthetic(db, session);
-    trees.set(session.id, (await readStore(db, (store) => loadTree(store, session.id))) as DecisionTree);
-  }
-});
-
-function candidate(id: string, name: string): CandidateNode | undefined {
-  return trees.get(id)?.candidates.find((c) => c.name === name);
-}
-
-function names(id: string): string[] {
-  return trees.get(id)?.candidates.map((c) => `${c.name} ${c.verdict}`) ?? [];
-}
+const { candidate, names } = syntheticTrees(SESSIONS, 'retrace-tree-answered-');
 
 describe('a server answering in other ways than a health path', () => {
   it('a benchmark client\'s summary accepts the image it ran against, with its numbers as the reason', () => {

@@ -1,9 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTree } from '../../src/query/tree/queries.js';
-import type { CandidateNode, DecisionTree } from '../../src/query/tree/types.js';
-import { tempDbPath, tempDir } from '../helpers/temp.js';
-import { readStore } from './helpers/derived-store.js';
-import { writeSynthetic, type SyntheticSession } from './helpers/synthetic-session.js';
+import { describe, expect, it } from 'vitest';
+import type { SyntheticSession } from './helpers/synthetic-session.js';
+import { syntheticTrees } from './helpers/synthetic-trees.js';
 
 /**
  * General rules of the sixth round, each told by a small session of its own (none is a story of the
@@ -84,24 +81,7 @@ const FIXED_BUT_STILL_SLOW: SyntheticSession = {
 };
 
 const SESSIONS = [COMPOSE_OVERRIDE, DRAFTS_COMPARED, SUMMARY_OF_OTHERS, BACKEND_LEADS, FIXED_BUT_STILL_SLOW];
-const trees = new Map<string, DecisionTree>();
-
-beforeAll(async () => {
-  const dir = tempDir('retrace-tree-sixth-');
-  for (const session of SESSIONS) {
-    const db = tempDbPath(dir);
-    await writeSynthetic(db, session);
-    trees.set(session.id, (await readStore(db, (store) => loadTree(store, session.id))) as DecisionTree);
-  }
-});
-
-function candidate(id: string, name: string): CandidateNode | undefined {
-  return trees.get(id)?.candidates.find((c) => c.name === name);
-}
-
-function names(id: string): string[] {
-  return trees.get(id)?.candidates.map((c) => `${c.name} ${c.verdict}`) ?? [];
-}
+const { tree, candidate, names } = syntheticTrees(SESSIONS, 'retrace-tree-sixth-');
 
 describe('the sixth round of general rules', () => {
   it('docker compose with several -f files runs the image the last file that sets it names', () => {
@@ -123,7 +103,7 @@ describe('the sixth round of general rules', () => {
   });
 
   it('a stack named with its backend ("vLLM\'s CPU backend") is a lead of its own; IPEX-LLM and exo are serving stacks; one named beside its option is that option', () => {
-    const leads = trees.get(BACKEND_LEADS.id)?.candidates.filter((c) => c.verdict === 'untested').map((c) => c.name);
+    const leads = tree(BACKEND_LEADS.id)?.candidates.filter((c) => c.verdict === 'untested').map((c) => c.name);
     expect(leads).toEqual(['vLLM CPU backend', 'IPEX-LLM', 'exo', '--backend vulkan']);
   });
 
