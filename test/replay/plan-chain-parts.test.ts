@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Extraction } from '../../src/replay/plan/extract.js';
-import { planFromStore } from '../../src/replay/plan/load.js';
-import { Database } from '../../src/store/database.js';
-import { writeSynthetic, type SyntheticSession } from '../query/helpers/synthetic-session.js';
-import { tempDbPath, tempDir } from '../helpers/temp.js';
+import type { SyntheticSession } from '../query/helpers/synthetic-session.js';
+import { tempDir } from '../helpers/temp.js';
+import { syntheticPlan } from './helpers/synthetic-plans.js';
 
 /**
  * A chained call whose parts have different purposes is one step per purpose; parts that only
@@ -57,14 +56,7 @@ let withVariable: Extraction;
 beforeAll(async () => {
   const plans: Extraction[] = [];
   for (const session of [CHAINS, VARIABLE_CHAIN]) {
-    const dbPath = tempDbPath(dir);
-    await writeSynthetic(dbPath, session);
-    const db = await Database.open(dbPath);
-    try {
-      plans.push(await planFromStore(db, session.id));
-    } finally {
-      db.close();
-    }
+    plans.push(await syntheticPlan(dir, session));
   }
   [extraction, withVariable] = plans as [Extraction, Extraction];
 });

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Extraction } from '../../src/replay/plan/extract.js';
-import { planFromStore } from '../../src/replay/plan/load.js';
-import { Database } from '../../src/store/database.js';
-import { writeSynthetic, type SyntheticSession } from '../query/helpers/synthetic-session.js';
-import { tempDbPath, tempDir } from '../helpers/temp.js';
+import type { SyntheticSession } from '../query/helpers/synthetic-session.js';
+import { tempDir } from '../helpers/temp.js';
+import { syntheticPlan } from './helpers/synthetic-plans.js';
 
 /**
  * General rules of what a plan keeps, each told by a small session of its own (none is a story of
@@ -116,14 +115,7 @@ const plans = new Map<string, Extraction>();
 
 beforeAll(async () => {
   for (const session of [LAUNCHER, CHAINED_CHECK, RESTART_AFTER_USE, BIND_MOUNT_FOLDER, TWO_RUNS_OF_ONE_IMAGE]) {
-    const dbPath = tempDbPath(dir);
-    await writeSynthetic(dbPath, session);
-    const db = await Database.open(dbPath);
-    try {
-      plans.set(session.id, await planFromStore(db, session.id));
-    } finally {
-      db.close();
-    }
+    plans.set(session.id, await syntheticPlan(dir, session));
   }
 });
 

@@ -6,6 +6,7 @@ import { loadDerivation } from '../../src/query/stored-derivation.js';
 import { Database } from '../../src/store/database.js';
 import { writeSynthetic, type SyntheticSession } from '../query/helpers/synthetic-session.js';
 import { tempDbPath, tempDir } from '../helpers/temp.js';
+import { syntheticPlan } from './helpers/synthetic-plans.js';
 
 /**
  * Steps a plan needs that no later command names, each told by a small session of its own (none
@@ -131,14 +132,7 @@ const plans = new Map<string, Extraction>();
 
 beforeAll(async () => {
   for (const session of [CONFIG_IN_SERVICE_FOLDER, RESTART_AFTER_NEEDED, RESTART_MOVED_AFTER_NEEDED]) {
-    const dbPath = tempDbPath(dir);
-    await writeSynthetic(dbPath, session);
-    const db = await Database.open(dbPath);
-    try {
-      plans.set(session.id, await planFromStore(db, session.id));
-    } finally {
-      db.close();
-    }
+    plans.set(session.id, await syntheticPlan(dir, session));
   }
   for (const session of [ENDED_ON_SERVED, SERVED_THEN_MOVED_ON]) {
     const dbPath = tempDbPath(dir);

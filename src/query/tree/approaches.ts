@@ -82,7 +82,17 @@ function modelsVary(actions: readonly TreeAction[]): boolean {
 
 const LAYOUT_LABELS = new Set(['--tp', '--pp', '--dp', '--ep', '--nnodes']);
 
-const unionDefining = (): Set<string> => new Set(frameworks().flatMap((f) => f.definingOptions));
+/** Every framework's defining options, for a launch of no known framework: built once per rule set, not per word. */
+const definingByRules = new WeakMap<readonly NonNullable<Framework>[], Set<string>>();
+function unionDefining(): Set<string> {
+  const all = frameworks();
+  let union = definingByRules.get(all);
+  if (!union) {
+    union = new Set(all.flatMap((f) => f.definingOptions));
+    definingByRules.set(all, union);
+  }
+  return union;
+}
 
 /** Whether an option (as typed, without its value) changes what the deployment is. */
 function definingOption(flag: string, framework: Framework): boolean {

@@ -7,7 +7,7 @@ import { overwritesSecretFile, secretFiles, secretFilesGuard } from './secret-fi
 import { secretsToReferences, type SecretReference } from './secrets.js';
 import { describe, stepFacts, timeoutFor } from './step-facts.js';
 import { templatize, templatizePattern } from './template.js';
-import { isClusterCheck, type Unit } from './units.js';
+import { isClusterCheck, START_KINDS, type Unit } from './units.js';
 import type { FoundVariable } from './variables.js';
 
 /**
@@ -36,7 +36,7 @@ function addSecrets(into: SecretReference[], found: readonly SecretReference[]):
 function pollFor(unit: Unit, units: readonly Unit[], cluster: boolean): PlanStep['poll'] {
   if (cluster) return { interval_s: 10, max_s: 600 };
   const before = units.filter((u) => u.order < unit.order && u.segment.host === unit.segment.host);
-  const starter = [...before].reverse().find((u) => u.effect === 'change' && ['serve', 'start', 'cluster'].includes(u.primary?.kind ?? ''));
+  const starter = [...before].reverse().find((u) => u.effect === 'change' && START_KINDS.has(u.primary?.kind ?? ''));
   if (!starter) return null;
   const between = units.filter((u) => u.order > starter.order && u.order <= unit.order);
   const waited = between.some((u) => u !== unit && u.segment.actions.some((a) => a.kind === 'health' && a.outcome !== 'ok')) || between.some((u) => /\bsleep\s+\d/.test(u.segment.command)) || starter.trailingCheckFailed;

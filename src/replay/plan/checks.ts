@@ -1,5 +1,5 @@
 import { startsSomething, type Identity } from './identities.js';
-import { isClusterCheck, type Unit } from './units.js';
+import { isClusterCheck, START_KINDS, type Unit } from './units.js';
 
 /**
  * Which checks a plan keeps: after the last step that (re)started a service on a host, the first
@@ -37,7 +37,7 @@ function checkPort(unit: Unit): number | null {
 export function chooseChecks(checks: readonly Unit[], kept: readonly Unit[], identities: ReadonlyMap<Unit, Identity[]>): CheckChoice {
   const dropped = new Map<Unit, string>();
   const chosen: Unit[] = [];
-  const starters = kept.filter((unit) => startsSomething(identities.get(unit) ?? []) || ['serve', 'start', 'cluster'].includes(unit.primary?.kind ?? ''));
+  const starters = kept.filter((unit) => startsSomething(identities.get(unit) ?? []) || START_KINDS.has(unit.primary?.kind ?? ''));
   const lastStarter = (host: string | null): Unit | undefined => [...starters].reverse().find((unit) => unit.segment.host === host);
   const lastJoin = [...starters].reverse().find((unit) => unit.primary?.kind === 'cluster' || unit.changes.some((leaf) => /\bray\b.*\bstart\b/.test(leaf.command.argv.join(' '))));
   const servedPorts = new Map<string | null, Set<number>>();

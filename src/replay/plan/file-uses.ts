@@ -1,6 +1,7 @@
 import type { KeptUnit } from './choose.js';
 import type { FileRecord } from './file-state.js';
 import { normalizePath } from './leaves.js';
+import { START_KINDS } from './units.js';
 import { expandHome } from './workdir.js';
 
 /**
@@ -30,8 +31,6 @@ const UNIT_FILE = /\/systemd\/(?:system|user)\/([^/]+?)\.(?:service|timer|socket
 /** A file a program reads for its settings. */
 const CONFIG = /\.(?:ya?ml|json|toml|ini|conf|cfg|env)$|(?:^|\/)\.env$/i;
 const LAUNCH_AGENT = /\/Library\/Launch(?:Agents|Daemons)\/([^/]+)\.plist$/;
-/** What starts a service in a folder: a server of its own, or a unit or agent the step names. */
-const STARTS = new Set(['serve', 'start', 'cluster']);
 
 /** Services by name (a systemd unit, a launchd agent) and the folder each starts in, from the unit files the session wrote. */
 export type ServiceDirs = ReadonlyMap<string, string>;
@@ -50,7 +49,7 @@ function serviceDirsOf(files: readonly FileRecord[], home: string | null): Map<s
 /** The step starts a service whose folder is `dir`. */
 function startsIn(kept: KeptUnit, dir: string, home: string | null, services: ServiceDirs): boolean {
   const { unit } = kept;
-  if (!unit.segment.actions.some((a) => STARTS.has(a.kind))) return false;
+  if (!unit.segment.actions.some((a) => START_KINDS.has(a.kind))) return false;
   return unit.changes.some((leaf) => {
     if (leaf.command.program === 'systemctl' || leaf.command.program === 'launchctl') {
       return leaf.command.argv.some((word) => [...services].some(([name, at]) => at === dir && (word === name || word.startsWith(`${name}.`) || word.endsWith(`/${name}.plist`))));

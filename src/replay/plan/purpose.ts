@@ -1,7 +1,7 @@
 import type { KeptUnit } from './choose.js';
 import { startsSomething, type Identity } from './identities.js';
 import type { RecordedSession } from './recorded.js';
-import { onlyRemoves, type Unit } from './units.js';
+import { onlyRemoves, START_KINDS, type Unit } from './units.js';
 
 /**
  * What a plan is for: replaying a deployment (a candidate the tree accepted, or, where the tree
@@ -25,9 +25,8 @@ export function isCleanupSession(recorded: RecordedSession): boolean {
   return CLEANUP_GOAL.test(recorded.goal ?? '') && !recorded.candidates.some((c) => c.verdict === 'accepted');
 }
 
-const STARTS = new Set(['serve', 'start', 'cluster']);
 /** What moves a session on to another attempt: another start, or another image pulled (a benchmark built in /tmp does not). */
-const ATTEMPTS = new Set(['serve', 'start', 'cluster', 'pull']);
+const ATTEMPTS = new Set([...START_KINDS, 'pull']);
 
 export interface ServedStart {
   start: RecordedSession['calls'][number];
@@ -41,7 +40,7 @@ export interface ServedStart {
 /** The session's last start that answered its health check, and the tree's verdict on it. */
 export function lastServedStart(recorded: RecordedSession): ServedStart | null {
   const calls = recorded.calls;
-  const startAt = calls.findLastIndex((call) => call.actions.some((a) => STARTS.has(a.kind) && a.outcome !== 'failed' && a.outcome !== 'timeout'));
+  const startAt = calls.findLastIndex((call) => call.actions.some((a) => START_KINDS.has(a.kind) && a.outcome !== 'failed' && a.outcome !== 'timeout'));
   if (startAt < 0) return null;
   const checkAt = calls.findIndex((call, index) => index >= startAt && call.actions.some((a) => a.kind === 'health' && a.outcome === 'ok'));
   if (checkAt < 0) return null;
@@ -78,7 +77,7 @@ export function deploymentKind(recorded: RecordedSession, kept: readonly KeptUni
   if (tried.length > 0) {
     return { kind: 'none', reason: `no candidate was accepted, so the session deployed nothing: ${tried.slice(0, 4).map((c) => `${c.name} ${c.verdict}`).join('; ')}${tried.length > 4 ? '; …' : ''} (see retrace tree)${servedButRejected(recorded)}` };
   }
-  if (changes.some((k) => startsSomething(identities.get(k.unit) ?? []) || ['serve', 'start', 'cluster'].includes(k.unit.primary?.kind ?? '') || deploys(k.unit))) return { kind: 'deploy' };
+  if (changes.some((k) => startsSomething(identities.get(k.unit) ?? []) || START_KINDS.has(k.unit.primary?.kind ?? '') || deploys(k.unit))) return { kind: 'deploy' };
   if (cleanupGoal && changes.some((k) => onlyRemoves(k.unit))) return { kind: 'cleanup' };
   return { kind: 'none', reason: `the session deployed nothing: no candidate was accepted and none of the ${changes.length} commands kept starts a service (installs, builds or edits alone are not a deployment)` };
 }

@@ -36,6 +36,8 @@ export interface Unit {
 const PRIORITY: readonly ActionKind[] = ['serve', 'cluster', 'download', 'pull', 'install', 'build', 'start', 'stop', 'other', 'health', 'probe', 'inspect', 'fetch', 'search'];
 const CHECK_KINDS: ReadonlySet<ActionKind> = new Set(['health', 'inspect', 'probe', 'fetch', 'search']);
 const DEPLOY_KINDS: ReadonlySet<ActionKind> = new Set(['serve', 'start', 'cluster', 'pull', 'download', 'install', 'build', 'stop']);
+/** Kinds of action that start something that keeps running (a server, a service, a cluster). */
+export const START_KINDS: ReadonlySet<string> = new Set(['serve', 'start', 'cluster']);
 const SCRATCH = /^\/(?:tmp|var\/tmp|dev)(?:\/|$)/;
 
 function primaryOf(actions: readonly RecordedAction[]): RecordedAction | null {
