@@ -109,9 +109,16 @@ class Collector {
   }
 
   private health(action: TreeAction): void {
+    // A check run inside a container (`docker exec srv vllm bench serve …`) against its own localhost checks that container.
+    const inside = action.container && action.targetHost === null ? this.containers.get(action.container) : undefined;
+    if (inside) {
+      inside.actions.push(action);
+      return;
+    }
     const host = action.targetHost ?? action.host;
     const matches = this.serving.filter((s) => s.host === host && (s.port === action.port || s.port === null || action.port === null));
-    const exact = matches.filter((s) => s.port === action.port);
+    // A check that names no port matches no launch exactly: the last server on the host is the one it reached.
+    const exact = action.port === null ? [] : matches.filter((s) => s.port === action.port);
     (exact.length > 0 ? exact : matches.length > 0 ? matches : this.behindProxy(action)).at(-1)?.candidate.actions.push(action);
   }
 
