@@ -150,6 +150,7 @@ export class SessionClassifier {
         commandSeq: seqOf.get(command) ?? null,
         command: displayText(command.argv),
         ownsExit: last || command.connector === '||',
+        writeOut: curlWriteOut(command.argv),
         background: command.background || Boolean(command.dockerRun?.detached) || command.children.some((c) => c.background),
       });
       this.state.annotate(action, command, this.containers);
@@ -168,11 +169,12 @@ export class SessionClassifier {
   }
 
   private emit(call: CallRecord, match: RuleMatch, place: { host: string | null; user: string | null; container: string | null; image: string | null }, extra: {
-    commandSeq: number | null; command: string; ownsExit: boolean; background: boolean;
+    commandSeq: number | null; command: string; ownsExit: boolean; background: boolean; writeOut?: string | null;
   }): ActionRecord {
     const hits = scanSignatures(call.output, match.kind);
     const facts = FACT_KINDS.has(match.kind) ? extractFacts(call.output) : [];
-    const health = match.kind === 'health' ? readHealth(call.output) : null;
+    const writeOut = extra.writeOut ?? null;
+    const health = match.kind === 'health' ? readHealth(call.output, writeOut) : null;
     const image = match.image ?? place.image ?? (place.container ? this.containers.imageOf(place.host, place.container) : null);
     const action: ActionRecord = {
       seq: this.actions.length,
@@ -201,7 +203,7 @@ export class SessionClassifier {
       exitCode: call.exitCode,
       timedOut: call.timedOut,
       background: extra.background,
-      outcome: decideOutcome(match.kind, { exitCode: call.exitCode, timedOut: call.timedOut, status: call.status, output: call.output, ownsExit: extra.ownsExit, background: extra.background }, hits),
+      outcome: decideOutcome(match.kind, { exitCode: call.exitCode, timedOut: call.timedOut, status: call.status, output: call.output, ownsExit: extra.ownsExit, background: extra.background }, hits, writeOut),
       hits,
       facts,
       evidence: evidenceLines(hits, facts, health),
@@ -224,6 +226,17 @@ export function classifySession(calls: readonly CallRecord[]): ClassifiedSession
   const classifier = new SessionClassifier();
   for (const call of calls) classifier.add(call);
   return classifier.result();
+}
+
+/** The format of `curl -w FORMAT` (`--write-out`, `-wFORMAT`): where in the output curl printed the status code. */
+function curlWriteOut(argv: readonly string[]): string | null {
+  if (!/(?:^|\/)curl$/.test(argv[0] ?? '')) return null;
+  for (const [index, arg] of argv.entries()) {
+    if (arg === '-w' || arg === '--write-out') return argv[index + 1] ?? null;
+    if (arg.startsWith('--write-out=')) return arg.slice('--write-out='.length);
+    if (/^-w./.test(arg)) return arg.slice(2);
+  }
+  return null;
 }
 
 function displayText(argv: readonly string[]): string {
