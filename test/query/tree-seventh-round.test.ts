@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { SyntheticSession } from './helpers/synthetic-session.js';
+import { syntheticTrees } from './helpers/synthetic-trees.js';
+
+/**
+ * General rules of the seventh round, each told by a small session of its own (none is a story of
+ * the eval corpus): what a try showed, read from where its output says it, and which try it belongs to.
+ */
+
+/** The same container name reused by a second image; checks run inside the container name no port. */
+const NAME_REUSED: SyntheticSession = {
+  id: 'syn-container-name-reused',
+  title: 'A container name reused by the newer image; a benchmark run inside it',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-72B-Instruct with vLLM on g7, tp 4.' },
+    { role: 'assistant', text: 'The cached image first.', calls: [{ command: "ssh me@g7 'docker run --rm --name llm --gpus all -p 8000:8000 vllm/vllm-openai:v0.6.0 --model Qwen/Qwen2.5-72B-Instruct 2>&1 | tail -n 2'", output: 'KeyError: model.layers.0.mlp.experts missing from the checkpoint\nRuntimeError: Engine process failed to start.' }] },
+    { role: 'assistant', text: 'Again without the port mapping, to read the whole log.', calls: [{ command: "ssh me@g7 'docker run --rm --gpus all vllm/vllm-openai:v0.6.0 --model Qwen/Qwen2.5-72B-Instruct > /tmp/v.log 2>&1; grep -n Error /tmp/v.log'", exit: 1, output: '12:ValueError: Model architectures are not supported for now.' }] },
+    { role: 'assistant', text: 'A newer image.', calls: [{ command: "ssh me@g7 'docker run -d --name llm --gpus all --ipc=host -p 8000:8000 vllm/vllm-openai:v0.8.5 --model Qwen/Qwen2.5-72B-Instruct'", output: 'c0ffee' }] },
+    { role: 'assistant', text: 'Benchmark from inside the container.', calls: [{ command: "ssh me@g7 'docker exec llm vllm bench serve --model Qwen/Qwen2.5-72B-Instruct --dataset-name random --num-prompts 16 2>&1 | tail -2'", output: 'Successful requests:                     16\nOutput token throughput (tok/s):         512.40' }] },
+    { role: 'assistant', text: 'It serves on v0.8.5.' },
+  ],
+};
+
+/** A chat completion whose status code curl printed through its -w format, beside the time it took. */
+const WRITE_OUT_CODE: SyntheticSession = {
+  id: 'syn-curl-write-out',
+  title: 'The status code printed by curl -w beside the time',
+  steps: [
+    { role: 'user', text: 'Serve meta-llama/Llama-3.1-8B-Instruct with vLLM on n2, port 8000.' },
+    { role: 'assistant', text: 'Starting.', calls: [{ command: "ssh me@n2 'docker run -d --name v --gpus all -p 8000:8000 vllm/vllm-openai:v0.8.5 --model meta-llama/Llama-3.1-8B-Instruct'", output: 'abc123' }] },
+    { role: 'assistant', text: 'A completion.', calls: [{ command: "ssh me@n2 'sleep 120; curl -s -o /tmp/r.json -w \"%{http_code} %{time_total}s\\n\" localhost:8000/v1/chat/completions -d @/tmp/req.json'", output: '200 1.804s' }] },
+    { role: 'assistant', text: 'It answers.' },
+  ],
+};
+
+/** A compose file read after another command in the same call, its image tag bumped with sed, and the stack fixed through its .env file. */
+const COMPOSE_READ_IN_CHAIN: SyntheticSession = {
+  id: 'syn-compose-read-in-chain',
+  title: 'A compose stack read with ls && cat, the tag bumped, an .env variable removed',
+  steps: [
+    { role: 'user', text: 'Bring up TGI with Qwen/Qwen2.5-32B-Instruct on r1 from the compose dir ~/llm, port 8080.' },
+    { role: 'assistant', text: 'Looking at the stack.', calls: [{ command: "ssh me@r1 'ls -la ~/llm && cat ~/llm/docker-compose.yml'", output: 'total 12\n-rw------- 1 me me  120 .env\n-rw-r--r-- 1 me me  300 docker-compose.yml\nservices:\n  tgi:\n    image: ghcr.io/huggingface/text-generation-inference:2.0.4-rocm\n    env_file: .env\n    ports:\n      - "8080:80"\n' }] },
+    { role: 'assistant', text: 'Bumping the tag.', calls: [{ command: "ssh me@r1 \"cd ~/llm && sed -i 's#text-generation-inference:2.0.4-rocm#text-generation-inference:3.0.2-rocm#' docker-compose.yml\"", output: '' }] },
+    { role: 'assistant', text: 'Starting.', calls: [{ command: "ssh me@r1 'cd ~/llm && docker compose up -d && sleep 60 && docker compose logs --tail 5 tgi'", output: ' Container llm-tgi-1  Started\nllm-tgi-1  | RuntimeError: HIP error: hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\nllm-tgi-1  | Error: ShardCannotStart' }] },
+    { role: 'assistant', text: 'The .env forces an old gfx version; removing it.', calls: [{ command: "ssh me@r1 \"cd ~/llm && sed -i '/^HSA_OVERRIDE_GFX_VERSION=/d' .env && docker compose up -d\"", output: ' Container llm-tgi-1  Started' }] },
+    { role: 'assistant', text: 'Checking.', calls: [{ command: "ssh me@r1 'sleep 90; curl -s -o /dev/null -w \"%{http_code}\" localhost:8080/health'", output: '200' }] },
+    { role: 'assistant', text: 'It serves.' },
+  ],
+};
+
+const SESSIONS = [NAME_REUSED, WRITE_OUT_CODE, COMPOSE_READ_IN_CHAIN];
+const { candidate, names } = syntheticTrees(SESSIONS, 'retrace-tree-seventh-');
+
+describe('the seventh round of general rules', () => {
+  it('a check run inside a container checks the image that container runs now, and a check with no port reaches the last server, not a launch that mapped none', () => {
+    expect(names(NAME_REUSED.id)).toEqual(['vllm/vllm-openai:v0.6.0 rejected', 'vllm/vllm-openai:v0.8.5 accepted']);
+    expect(candidate(NAME_REUSED.id, 'vllm/vllm-openai:v0.8.5')?.reason).toContain('Successful requests');
+  });
+
+  it('the status code curl printed through its -w format is read where the format puts it', () => {
+    expect(names(WRITE_OUT_CODE.id)).toEqual(['vllm/vllm-openai:v0.8.5 accepted']);
+    expect(candidate(WRITE_OUT_CODE.id, 'vllm/vllm-openai:v0.8.5')?.reason).toContain('200');
+  });
+
+  it('a compose file read as the last command of a chain is known: the stack that served after a fix in its .env is its image, accepted', () => {
+    expect(names(COMPOSE_READ_IN_CHAIN.id)).toContain('ghcr.io/huggingface/text-generation-inference:3.0.2-rocm accepted');
+    expect(candidate(COMPOSE_READ_IN_CHAIN.id, 'ghcr.io/huggingface/text-generation-inference:3.0.2-rocm')?.reason).toContain('200');
+  });
+});
