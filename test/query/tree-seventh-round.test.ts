@@ -48,8 +48,34 @@ const COMPOSE_READ_IN_CHAIN: SyntheticSession = {
   ],
 };
 
-const SESSIONS = [NAME_REUSED, WRITE_OUT_CODE, COMPOSE_READ_IN_CHAIN];
-const { candidate, names } = syntheticTrees(SESSIONS, 'retrace-tree-seventh-');
+/** A server started in a detached tmux session after `cd` into its checkout, its help asked first. */
+const TMUX_LAUNCH: SyntheticSession = {
+  id: 'syn-tmux-launch',
+  title: 'LMDeploy asked for help, then started in tmux; a failed launch before it',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-14B-Instruct-AWQ with LMDeploy on a10, port 23333.' },
+    { role: 'assistant', text: 'Installing.', calls: [{ command: "ssh me@a10 'python3 -m venv ~/venvs/lmd && ~/venvs/lmd/bin/pip install lmdeploy==0.7.3 2>&1 | tail -1'", output: 'Successfully installed lmdeploy-0.7.3' }] },
+    { role: 'assistant', text: 'Its options.', calls: [{ command: "ssh me@a10 '~/venvs/lmd/bin/lmdeploy serve api_server --help | head -3'", output: 'usage: lmdeploy serve api_server [-h] model_path' }] },
+    { role: 'assistant', text: 'Starting it in tmux.', calls: [{ command: "ssh me@a10 'tmux new -d -s lmd \"~/venvs/lmd/bin/lmdeploy serve api_server Qwen/Qwen2.5-14B-Instruct-AWQ --model-format awq --server-port 23333 2>&1 | tee /tmp/lmd.log\"; sleep 60; tail -2 /tmp/lmd.log'", output: 'INFO:     Started server process [4242]\nINFO:     Uvicorn running on http://0.0.0.0:23333' }] },
+    { role: 'assistant', text: 'Checking.', calls: [{ command: "ssh me@a10 'curl -s localhost:23333/v1/models'", output: '{"object":"list","data":[{"id":"Qwen/Qwen2.5-14B-Instruct-AWQ"}]}' }] },
+    { role: 'assistant', text: 'It serves.' },
+  ],
+};
+
+/** A server in screen, then judged against the rate the user asked for, with no stronger word than a number below it. */
+const BELOW_TARGET: SyntheticSession = {
+  id: 'syn-below-target-rate',
+  title: 'A rate below the one the user asked for',
+  steps: [
+    { role: 'user', text: 'Serve Qwen2.5-32B-Instruct exl2 with tabbyAPI on p1; it needs at least 15 tok/s for the bot.' },
+    { role: 'assistant', text: 'Starting in screen.', calls: [{ command: "ssh me@p1 'cd ~/tabbyAPI && screen -dmS tabby ~/venvs/t/bin/python main.py; sleep 60; curl -s localhost:5000/health'", output: '{"status":"healthy"}' }] },
+    { role: 'assistant', text: 'It answers, but generation runs at 4.2 T/s.' },
+    { role: 'assistant', text: 'That is what this card does in FP16. I will leave it here for tonight.' },
+  ],
+};
+
+const SESSIONS = [NAME_REUSED, WRITE_OUT_CODE, COMPOSE_READ_IN_CHAIN, TMUX_LAUNCH, BELOW_TARGET];
+const { tree, candidate, names } = syntheticTrees(SESSIONS, 'retrace-tree-seventh-');
 
 describe('the seventh round of general rules', () => {
   it('a check run inside a container checks the image that container runs now, and a check with no port reaches the last server, not a launch that mapped none', () => {
@@ -65,5 +91,17 @@ describe('the seventh round of general rules', () => {
   it('a compose file read as the last command of a chain is known: the stack that served after a fix in its .env is its image, accepted', () => {
     expect(names(COMPOSE_READ_IN_CHAIN.id)).toContain('ghcr.io/huggingface/text-generation-inference:3.0.2-rocm accepted');
     expect(candidate(COMPOSE_READ_IN_CHAIN.id, 'ghcr.io/huggingface/text-generation-inference:3.0.2-rocm')?.reason).toContain('200');
+  });
+
+  it('a command a detached tmux or screen session starts is run (a launch), and a launcher asked for --help starts nothing', () => {
+    expect(names(TMUX_LAUNCH.id)).toEqual(['lmdeploy==0.7.3 accepted']);
+    const evidence = tree(TMUX_LAUNCH.id)?.candidates[0]?.evidence.map((e) => e.kind);
+    expect(evidence).toContain('serve');
+    expect(evidence?.filter((k) => k === 'serve')).toHaveLength(1);
+  });
+
+  it('a rate measured below the one the user asked for is too slow, even with no word that says so', () => {
+    expect(names(BELOW_TARGET.id)).toEqual(['ExLlamaV2 / TabbyAPI rejected']);
+    expect(candidate(BELOW_TARGET.id, 'ExLlamaV2 / TabbyAPI')?.reason).toMatch(/too slow.*4\.2 T\/s/);
   });
 });
