@@ -15,6 +15,8 @@ export interface RunFacts {
   /** Whether the exit code belongs to this action (it is the last one the call ran), or to a later one. */
   ownsExit: boolean;
   background: boolean;
+  /** A server started in the foreground whose call came back, its own exit status hidden (piped into a filter, `|| true`). */
+  serverReturned?: boolean;
 }
 
 export interface HealthReading {
@@ -102,6 +104,8 @@ export function decideOutcome(kind: ActionKind, run: RunFacts, hits: readonly Si
   if (decisive.some((h) => h.effect === 'failure' || h.effect === 'negative')) return 'failed';
   if (failedExit || (run.ownsExit && run.status === 'error')) return 'failed';
   if (decisive.some((h) => h.effect === 'success' || h.effect === 'ready')) return 'ok';
+  // Its output is all there is to read: with no line that says it came up, the server that returned has stopped.
+  if (run.serverReturned && !hits.some((h) => h.effect === 'ready' || h.effect === 'success')) return 'failed';
   if (exit === 0) return 'ok';
   if (!run.ownsExit) return 'ok';
   if (run.exitCode === null && run.status === 'completed' && kind !== 'pull' && kind !== 'download') return 'ok';
