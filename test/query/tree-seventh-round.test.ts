@@ -74,7 +74,36 @@ const BELOW_TARGET: SyntheticSession = {
   ],
 };
 
-const SESSIONS = [NAME_REUSED, WRITE_OUT_CODE, COMPOSE_READ_IN_CHAIN, TMUX_LAUNCH, BELOW_TARGET];
+const VLLM_ASK = { role: 'user' as const, text: 'Serve meta-llama/Llama-3.1-8B-Instruct with vLLM on n1, port 8000.' };
+const END = { role: 'assistant' as const, text: 'Stopping here for now.' };
+
+/** A foreground server whose failure a pipe hid: tail's exit 0, the output shows the container gone. */
+const HIDDEN_BY_TAIL: SyntheticSession = {
+  id: 'syn-hidden-by-tail',
+  title: 'A foreground docker run piped into tail',
+  steps: [VLLM_ASK, { role: 'assistant', text: 'Starting.', calls: [{ command: "ssh me@n1 'docker run --rm --gpus all -p 8000:8000 vllm/vllm-openai:v0.6.0 --model meta-llama/Llama-3.1-8B-Instruct 2>&1 | tail -n 3; echo exit=$?'", output: 'INFO 12-01 loading weights\nERROR 12-01 12:00:01 [core.py:12] EngineCore hit an exception\nexit=0' }] }, END],
+};
+
+/** A detached start whose status a `docker ps` in the same call shows, the call ending on `echo done`. */
+const EXITED_STATUS: SyntheticSession = {
+  id: 'syn-exited-status',
+  title: 'A detached container listed as exited',
+  steps: [VLLM_ASK, { role: 'assistant', text: 'Starting.', calls: [{ command: "ssh me@n1 'docker run -d --name v --gpus all -p 8000:8000 vllm/vllm-openai:v0.6.0 --model meta-llama/Llama-3.1-8B-Instruct; sleep 60; docker ps -a --filter name=v --format \"{{.Status}}\"; echo done'", output: 'abc\nExited (1) 10 seconds ago\ndone' }] }, END],
+};
+
+/** A launch left running with nohup into a log file, and that log read later: its error is the launch's, generic as it is. */
+const NOHUP_LOG: SyntheticSession = {
+  id: 'syn-nohup-log',
+  title: 'A nohup launch and a read of its log',
+  steps: [
+    VLLM_ASK,
+    { role: 'assistant', text: 'Starting in the background.', calls: [{ command: "ssh me@n1 'nohup ~/venv/bin/vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000 > ~/vllm.log 2>&1 &'", output: '' }] },
+    { role: 'assistant', text: 'Its log.', calls: [{ command: "ssh me@n1 'sleep 60; tail -n 5 /home/me/vllm.log'", output: 'Traceback (most recent call last):\nValueError: Unsupported dtype bfloat16 on this GPU, use --dtype half' }] },
+    END,
+  ],
+};
+
+const SESSIONS = [HIDDEN_BY_TAIL, EXITED_STATUS, NOHUP_LOG, NAME_REUSED, WRITE_OUT_CODE, COMPOSE_READ_IN_CHAIN, TMUX_LAUNCH, BELOW_TARGET];
 const { tree, candidate, names } = syntheticTrees(SESSIONS, 'retrace-tree-seventh-');
 
 describe('the seventh round of general rules', () => {
@@ -103,5 +132,19 @@ describe('the seventh round of general rules', () => {
   it('a rate measured below the one the user asked for is too slow, even with no word that says so', () => {
     expect(names(BELOW_TARGET.id)).toEqual(['ExLlamaV2 / TabbyAPI rejected']);
     expect(candidate(BELOW_TARGET.id, 'ExLlamaV2 / TabbyAPI')?.reason).toMatch(/too slow.*4\.2 T\/s/);
+  });
+
+  it('a foreground server piped into a filter, its call back with exit 0, is read from its output: gone, with no line that says it came up', () => {
+    expect(names(HIDDEN_BY_TAIL.id)).toEqual(['vllm/vllm-openai:v0.6.0 rejected']);
+  });
+
+  it('a container listed as exited with a failing code failed, whatever the call\'s `echo done` returned', () => {
+    expect(names(EXITED_STATUS.id)).toEqual(['vllm/vllm-openai:v0.6.0 rejected']);
+    expect(candidate(EXITED_STATUS.id, 'vllm/vllm-openai:v0.6.0')?.reason).toContain('Exited (1)');
+  });
+
+  it('a read of the log a launch wrote belongs to that launch, and its error decides it', () => {
+    expect(names(NOHUP_LOG.id)).toEqual(['vLLM rejected']);
+    expect(candidate(NOHUP_LOG.id, 'vLLM')?.reason).toContain('ValueError: Unsupported dtype');
   });
 });
