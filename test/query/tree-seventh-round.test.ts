@@ -103,7 +103,18 @@ const NOHUP_LOG: SyntheticSession = {
   ],
 };
 
-const SESSIONS = [HIDDEN_BY_TAIL, EXITED_STATUS, NOHUP_LOG, NAME_REUSED, WRITE_OUT_CODE, COMPOSE_READ_IN_CHAIN, TMUX_LAUNCH, BELOW_TARGET];
+/** The failing launch's log: an INFO line that says "not supported", and the error itself behind a worker's log prefix. */
+const LOG_LEVELS: SyntheticSession = {
+  id: 'syn-log-levels',
+  title: 'An INFO line with a failure word, the error behind a log prefix',
+  steps: [
+    VLLM_ASK,
+    { role: 'assistant', text: 'Starting.', calls: [{ command: "ssh me@n1 '~/venv/bin/vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000 -tp 4 2>&1 | tail -n 4'", exit: 1, output: '(VllmWorker rank=0 pid=7) INFO 04-08 10:06:24 [custom_all_reduce.py:134] Custom allreduce is disabled because it is not supported on more than two PCIe-only GPUs.\n(VllmWorker rank=0 pid=7) ERROR 04-08 10:07:14 [multiproc_executor.py:470] RuntimeError: Invalid tile shape for this kernel: max_shared_mem = 101376 and the requested blocks need 120000 bytes of shared memory per block on this device\nRuntimeError: Engine core initialization failed. See root cause above.' }] },
+    END,
+  ],
+};
+
+const SESSIONS = [LOG_LEVELS, HIDDEN_BY_TAIL, EXITED_STATUS, NOHUP_LOG, NAME_REUSED, WRITE_OUT_CODE, COMPOSE_READ_IN_CHAIN, TMUX_LAUNCH, BELOW_TARGET];
 const { tree, candidate, names } = syntheticTrees(SESSIONS, 'retrace-tree-seventh-');
 
 describe('the seventh round of general rules', () => {
@@ -146,5 +157,12 @@ describe('the seventh round of general rules', () => {
   it('a read of the log a launch wrote belongs to that launch, and its error decides it', () => {
     expect(names(NOHUP_LOG.id)).toEqual(['vLLM rejected']);
     expect(candidate(NOHUP_LOG.id, 'vLLM')?.reason).toContain('ValueError: Unsupported dtype');
+  });
+
+  it('a line logged at INFO is no failure, and the error behind a log prefix is the reason, before the engine\'s "failed to start"', () => {
+    expect(names(LOG_LEVELS.id)).toEqual(['vLLM rejected']);
+    const reason = candidate(LOG_LEVELS.id, 'vLLM')?.reason ?? '';
+    expect(reason).not.toContain('allreduce');
+    expect(reason).toMatch(/^RuntimeError: Invalid tile shape/);
   });
 });
