@@ -114,7 +114,29 @@ const LOG_LEVELS: SyntheticSession = {
   ],
 };
 
-const SESSIONS = [LOG_LEVELS, HIDDEN_BY_TAIL, EXITED_STATUS, NOHUP_LOG, NAME_REUSED, WRITE_OUT_CODE, COMPOSE_READ_IN_CHAIN, TMUX_LAUNCH, BELOW_TARGET];
+/** Ollama answers its generate endpoint with `response`; a check piped into jq is read from what jq printed. */
+const OLLAMA_ANSWERS: SyntheticSession = {
+  id: 'syn-ollama-answers',
+  title: 'Ollama in docker, checked through jq',
+  steps: [
+    { role: 'user', text: 'Run ollama with llama3.2:3b in docker on c1.' },
+    { role: 'assistant', text: 'Starting.', calls: [{ command: "ssh me@c1 'docker run -d --name o -p 11434:11434 ollama/ollama:0.5.7 && docker exec o ollama pull llama3.2:3b'", output: 'abc\nsuccess' }] },
+    { role: 'assistant', text: 'A generation.', calls: [{ command: "ssh me@c1 'curl -s localhost:11434/api/generate -d @req.json | jq \"{response, eval_count}\"'", output: '{\n  "response": "A reverse proxy forwards requests.",\n  "eval_count": 9\n}' }] },
+    { role: 'assistant', text: 'It answers.' },
+  ],
+};
+const OLLAMA_LISTED: SyntheticSession = {
+  id: 'syn-ollama-listed',
+  title: 'Ollama in docker, its models listed through jq',
+  steps: [
+    { role: 'user', text: 'Run ollama with llama3.2:3b in docker on c1.' },
+    { role: 'assistant', text: 'Starting.', calls: [{ command: "ssh me@c1 'docker run -d --name o -p 11434:11434 ollama/ollama:0.5.7'", output: 'abc' }] },
+    { role: 'assistant', text: 'Its models.', calls: [{ command: "ssh me@c1 'curl -s localhost:11434/api/tags | jq -r \".models[].name\"'", output: 'llama3.2:3b' }] },
+    { role: 'assistant', text: 'It is up.' },
+  ],
+};
+
+const SESSIONS = [OLLAMA_ANSWERS, OLLAMA_LISTED, LOG_LEVELS, HIDDEN_BY_TAIL, EXITED_STATUS, NOHUP_LOG, NAME_REUSED, WRITE_OUT_CODE, COMPOSE_READ_IN_CHAIN, TMUX_LAUNCH, BELOW_TARGET];
 const { tree, candidate, names } = syntheticTrees(SESSIONS, 'retrace-tree-seventh-');
 
 describe('the seventh round of general rules', () => {
@@ -164,5 +186,11 @@ describe('the seventh round of general rules', () => {
     const reason = candidate(LOG_LEVELS.id, 'vLLM')?.reason ?? '';
     expect(reason).not.toContain('allreduce');
     expect(reason).toMatch(/^RuntimeError: Invalid tile shape/);
+  });
+
+  it('Ollama\'s generate answer (`response`) is a completion, and a check piped into a parser is read from what it printed', () => {
+    expect(names(OLLAMA_ANSWERS.id)).toEqual(['ollama/ollama:0.5.7 accepted']);
+    expect(candidate(OLLAMA_ANSWERS.id, 'ollama/ollama:0.5.7')?.reason).toContain('completion answered');
+    expect(names(OLLAMA_LISTED.id)).toEqual(['ollama/ollama:0.5.7 accepted']);
   });
 });

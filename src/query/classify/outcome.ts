@@ -17,6 +17,8 @@ export interface RunFacts {
   background: boolean;
   /** A server started in the foreground whose call came back, its own exit status hidden (piped into a filter, `|| true`). */
   serverReturned?: boolean;
+  /** The call's zero exit is a later command's (a filter, `|| true`), not this one's. */
+  exitHidden?: boolean;
 }
 
 export interface HealthReading {
@@ -59,6 +61,9 @@ export function readHealth(output: string | null, writeOut: string | null = null
   // Triton's generate endpoint answers with `text_output`.
   const generated = /"text_output"\s*:\s*"((?:[^"\\]|\\.){0,60})/.exec(output);
   if (generated && !/"choices"\s*:\s*\[/.test(output)) return { ok: true, label: `completion answered "${(generated[1] as string).trim()}"`, line: generated[0] };
+  // Ollama's generate and chat endpoints answer with `response` (or an assistant `message`).
+  const ollama = /"response"\s*:\s*"((?:[^"\\]|\\.){1,60})/.exec(output) ?? /"role"\s*:\s*"assistant"\s*,\s*"content"\s*:\s*"((?:[^"\\]|\\.){1,60})/.exec(output);
+  if (ollama && !/"choices"\s*:\s*\[/.test(output)) return { ok: true, label: `completion answered "${(ollama[1] as string).trim()}"`, line: ollama[0] };
   if (/"choices"\s*:\s*\[/.test(output)) {
     const content = /"(?:content|text)"\s*:\s*"((?:[^"\\]|\\.){0,60})/.exec(output);
     return { ok: true, label: content ? `completion answered "${content[1] as string}"` : 'completion answered', line: content?.[0] ?? '"choices": […]' };
@@ -99,6 +104,8 @@ export function decideOutcome(kind: ActionKind, run: RunFacts, hits: readonly Si
     const reading = readHealth(run.output, writeOut);
     if (reading) return reading.ok ? 'ok' : 'failed';
     if (failedExit || decisive.some((h) => h.effect === 'failure')) return 'failed';
+    // Piped into a parser (`curl -s …/api/tags | jq -r '.models[].name'`): what it printed is the answer.
+    if (run.exitHidden && run.output?.trim() && !hits.some((h) => h.effect === 'failure')) return 'ok';
     return exit === 0 ? 'ok' : 'unknown';
   }
   if (decisive.some((h) => h.effect === 'failure' || h.effect === 'negative')) return 'failed';

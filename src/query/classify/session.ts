@@ -159,6 +159,7 @@ export class SessionClassifier {
         ownsExit: (last || command.connector === '||') && !exitHidden,
         // A server run in the foreground whose call came back (`docker run --rm IMAGE … | tail -n 40`) is no longer running.
         serverReturned: exitHidden && match.rule === 'container-serve' && !background && !call.timedOut,
+        exitHidden,
         writeOut: curlWriteOut(command.argv),
         background,
       });
@@ -179,7 +180,7 @@ export class SessionClassifier {
   }
 
   private emit(call: CallRecord, match: RuleMatch, place: { host: string | null; user: string | null; container: string | null; image: string | null }, extra: {
-    commandSeq: number | null; command: string; ownsExit: boolean; background: boolean; writeOut?: string | null; serverReturned?: boolean;
+    commandSeq: number | null; command: string; ownsExit: boolean; background: boolean; writeOut?: string | null; serverReturned?: boolean; exitHidden?: boolean;
   }): ActionRecord {
     const hits = scanSignatures(call.output, match.kind);
     const facts = FACT_KINDS.has(match.kind) ? extractFacts(call.output) : [];
@@ -213,7 +214,7 @@ export class SessionClassifier {
       exitCode: call.exitCode,
       timedOut: call.timedOut,
       background: extra.background,
-      outcome: decideOutcome(match.kind, { exitCode: call.exitCode, timedOut: call.timedOut, status: call.status, output: call.output, ownsExit: extra.ownsExit, background: extra.background, serverReturned: extra.serverReturned ?? false }, hits, writeOut),
+      outcome: decideOutcome(match.kind, { exitCode: call.exitCode, timedOut: call.timedOut, status: call.status, output: call.output, ownsExit: extra.ownsExit, background: extra.background, serverReturned: extra.serverReturned ?? false, exitHidden: extra.exitHidden ?? false }, hits, writeOut),
       hits,
       facts,
       evidence: evidenceLines(hits, facts, health),

@@ -126,10 +126,14 @@ function targetRate(messages: readonly TreeMessage[], before: number): number | 
   return targets.length > 0 ? Math.min(...targets) : null;
 }
 
-/** Whether a sentence measures a rate below the target (a number only, no word for it: "generation runs at 4.2 T/s"). */
+/**
+ * Whether a sentence measures a rate below the target (a number only, no word for it: "generation runs
+ * at 4.2 T/s"): every rate it gives is below, and it is no table row (a table compares several setups).
+ */
 function belowTarget(sentence: string, target: number | null): boolean {
-  if (target === null) return false;
-  return [...sentence.matchAll(RATES)].some((m) => Number(m[1]) < target);
+  if (target === null || /^\s*\|/.test(sentence)) return false;
+  const rates = [...sentence.matchAll(RATES)].map((m) => Number(m[1]));
+  return rates.length > 0 && rates.every((rate) => rate < target);
 }
 
 /**
