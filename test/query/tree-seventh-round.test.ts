@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { SyntheticSession } from './helpers/synthetic-session.js';
+import { syntheticTrees } from './helpers/synthetic-trees.js';
+
+/**
+ * General rules of the seventh round about what a candidate is and how it is named, each told by a
+ * small session of its own (none is a story of the eval corpus).
+ */
+const SG = (args: string, extra = ''): string =>
+  `ssh me@a1 'docker rm -f sg; docker run -d --name sg --gpus all --network host ${extra}lmsysorg/sglang:v0.4.7 python3 -m sglang.launch_server ${args} --port 30000'`;
+const HEALTH = "ssh me@a1 'sleep 120; curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:30000/health'";
+
+/** Layouts compared while the checkpoint changed too: each is named by its layout, in the order typed. */
+const LAYOUTS_AND_WEIGHTS: SyntheticSession = {
+  id: 'syn-layouts-and-weights',
+  title: 'Two nodes in bf16, then a quantized checkpoint in two layouts on one node',
+  steps: [
+    { role: 'user', text: 'Serve Llama-3.3-70B with SGLang on a1 (and a2 if needed), port 30000, as fast as possible per user.' },
+    { role: 'assistant', text: 'Both nodes, bf16.', calls: [{ command: SG('--model-path /models/Llama-3.3-70B-Instruct --tp 8 --nnodes 2 --node-rank 0 --dist-init-addr 10.9.0.1:5000'), output: 'c1' }] },
+    { role: 'assistant', text: 'Check.', calls: [{ command: HEALTH, output: '200' }] },
+    { role: 'assistant', text: 'It answers, but at 6 tok/s per user it is far too slow across the two nodes. The AWQ checkpoint on one node, two replicas.', calls: [{ command: SG('--model-path org/Llama-3.3-70B-Instruct-AWQ --dp 2 --tp 2'), output: 'c2' }] },
+    { role: 'assistant', text: 'Check.', calls: [{ command: HEALTH, output: '200' }] },
+    { role: 'assistant', text: 'Per user it is still too slow (9 tok/s). All four GPUs for one replica.', calls: [{ command: SG('--model-path org/Llama-3.3-70B-Instruct-AWQ --tp 4'), output: 'c3' }] },
+    { role: 'assistant', text: 'Check.', calls: [{ command: HEALTH, output: '200' }] },
+    { role: 'assistant', text: '28 tok/s per user. Keeping this one.' },
+  ],
+};
+
+const NIM = (env: string): string =>
+  `ssh me@n1 'docker rm -f nim; docker run -d --name nim --gpus all -e NGC_API_KEY ${env}-p 8000:8000 nvcr.io/nim/meta/llama-3.1-70b-instruct:1.3.3'`;
+
+/** A profile picked by a variable is called by the profile's name. */
+const PROFILE_PICKED: SyntheticSession = {
+  id: 'syn-profile-picked',
+  title: 'A NIM run with its default profile, then with one pinned',
+  steps: [
+    { role: 'user', text: 'Run the llama-3.1-70b-instruct NIM on n1, port 8000.' },
+    { role: 'assistant', text: 'Starting it.', calls: [{ command: NIM(''), output: 'd1' }] },
+    { role: 'assistant', text: 'Logs.', calls: [{ command: "ssh me@n1 'sleep 200; docker logs nim 2>&1 | tail -2'", output: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.' }] },
+    { role: 'assistant', text: 'Out of memory. Pinning the throughput profile.', calls: [{ command: NIM('-e NIM_MODEL_PROFILE=vllm-bf16-tp4-throughput '), output: 'd2' }] },
+    { role: 'assistant', text: 'Check.', calls: [{ command: "ssh me@n1 'sleep 200; curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:8000/v1/health/ready'", output: '200' }] },
+    { role: 'assistant', text: 'Ready.' },
+  ],
+};
+
+const trees = syntheticTrees([LAYOUTS_AND_WEIGHTS, PROFILE_PICKED], 'retrace-tree7r-');
+
+describe('approaches named by what changed', () => {
+  it('a layout that changed names the approach even when the checkpoint changed with it; options in the order typed, a spread over nodes by its flags', () => {
+    const approaches = trees.tree('syn-layouts-and-weights')?.candidates.filter((c) => c.kind === 'approach' && c.verdict !== 'untested').map((c) => c.name);
+    expect(approaches).toEqual(['--tp 8 --nnodes 2', 'dp2 tp2', '--tp 4']);
+  });
+
+  it('a preset picked by a variable (a NIM profile) is called by its value', () => {
+    expect(trees.candidate('syn-profile-picked', 'vllm-bf16-tp4-throughput')?.verdict).toBe('accepted');
+  });
+});
