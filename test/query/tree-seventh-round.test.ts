@@ -18,7 +18,12 @@ const LAYOUTS_AND_WEIGHTS: SyntheticSession = {
     { role: 'user', text: 'Serve Llama-3.3-70B with SGLang on a1 (and a2 if needed), port 30000, as fast as possible per user.' },
     { role: 'assistant', text: 'Both nodes, bf16.', calls: [{ command: SG('--model-path /models/Llama-3.3-70B-Instruct --tp 8 --nnodes 2 --node-rank 0 --dist-init-addr 10.9.0.1:5000'), output: 'c1' }] },
     { role: 'assistant', text: 'Check.', calls: [{ command: HEALTH, output: '200' }] },
-    { role: 'assistant', text: 'It answers, but at 6 tok/s per user it is far too slow across the two nodes. The AWQ checkpoint on one node, two replicas.', calls: [{ command: SG('--model-path org/Llama-3.3-70B-Instruct-AWQ --dp 2 --tp 2'), output: 'c2' }] },
+    {
+      role: 'assistant',
+      text: 'It answers, but at 6 tok/s per user it is far too slow across the two nodes. I would try a single node with the AWQ checkpoint first. '
+        + 'Another option would be vLLM with pipeline parallel across the two nodes (PP2 sends less over the network). The AWQ checkpoint on one node, two replicas.',
+      calls: [{ command: SG('--model-path org/Llama-3.3-70B-Instruct-AWQ --dp 2 --tp 2'), output: 'c2' }],
+    },
     { role: 'assistant', text: 'Check.', calls: [{ command: HEALTH, output: '200' }] },
     { role: 'assistant', text: 'Per user it is still too slow (9 tok/s). All four GPUs for one replica.', calls: [{ command: SG('--model-path org/Llama-3.3-70B-Instruct-AWQ --tp 4'), output: 'c3' }] },
     { role: 'assistant', text: 'Check.', calls: [{ command: HEALTH, output: '200' }] },
@@ -43,7 +48,23 @@ const PROFILE_PICKED: SyntheticSession = {
   ],
 };
 
-const trees = syntheticTrees([LAYOUTS_AND_WEIGHTS, PROFILE_PICKED], 'retrace-tree7r-');
+const TGI = (tag: string): string => `ssh me@h1 'docker pull ghcr.io/huggingface/text-generation-inference:${tag}'`;
+
+/** What is there, a cleanup offered and options the user chose among are no leads. */
+const NOT_PROPOSED: SyntheticSession = {
+  id: 'syn-not-proposed',
+  title: 'A pinned tag, a statement about the image, a choice the user made, a cleanup offered',
+  steps: [
+    { role: 'user', text: 'Upgrade TGI on h1 to 3.1.0 and serve Qwen/Qwen2.5-7B-Instruct on port 8080.' },
+    { role: 'assistant', text: 'The compose file pins `3.0.0`. The prebuilt TGI wheel is built against CUDA 12.4, which the driver supports. Pulling 3.1.0.', calls: [{ command: TGI('3.1.0'), exit: 1, output: 'Error response from daemon: manifest for ghcr.io/huggingface/text-generation-inference:3.1.0 not found: manifest unknown' }] },
+    { role: 'assistant', text: 'No 3.1.0 in the registry. Options: `3.0.2` (same line as the pin) or `3.1.1` (newest). Which do you want?' },
+    { role: 'user', text: '3.0.2, like the other boxes' },
+    { role: 'assistant', text: 'Starting 3.0.2.', calls: [{ command: "ssh me@h1 'docker run -d --name tgi --gpus all -p 8080:80 ghcr.io/huggingface/text-generation-inference:3.0.2 --model-id Qwen/Qwen2.5-7B-Instruct; sleep 120; curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:8080/health'", output: '200' }] },
+    { role: 'assistant', text: 'Serving. The cache still holds the unused TP2 shards of the old model; I can delete them if you want the space back.' },
+  ],
+};
+
+const trees = syntheticTrees([LAYOUTS_AND_WEIGHTS, PROFILE_PICKED, NOT_PROPOSED], 'retrace-tree7r-');
 
 describe('approaches named by what changed', () => {
   it('a layout that changed names the approach even when the checkpoint changed with it; options in the order typed, a spread over nodes by its flags', () => {
@@ -53,5 +74,18 @@ describe('approaches named by what changed', () => {
 
   it('a preset picked by a variable (a NIM profile) is called by its value', () => {
     expect(trees.candidate('syn-profile-picked', 'vllm-bf16-tp4-throughput')?.verdict).toBe('accepted');
+  });
+});
+
+describe('leads are what the assistant proposes to run', () => {
+  it('an option for another stack is named with that stack; one node is tried once the session moved from two nodes to one after naming it', () => {
+    expect(trees.names('syn-layouts-and-weights').filter((n) => n.endsWith(' untested'))).toEqual(['vLLM --pipeline-parallel-size 2 untested']);
+  });
+
+  it('a tag a file pins, a statement about an image, an option the user chose against and a cleanup offered are no leads', () => {
+    expect(trees.names('syn-not-proposed')).toEqual([
+      'ghcr.io/huggingface/text-generation-inference:3.1.0 rejected',
+      'ghcr.io/huggingface/text-generation-inference:3.0.2 accepted',
+    ]);
   });
 });
