@@ -64,7 +64,34 @@ const NOT_PROPOSED: SyntheticSession = {
   ],
 };
 
-const trees = syntheticTrees([LAYOUTS_AND_WEIGHTS, PROFILE_PICKED, NOT_PROPOSED], 'retrace-tree7r-');
+const CHAT = (model: string): string => `curl -s -w "\\nHTTP %{http_code}\\n" localhost:11434/api/chat -d '{"model":"${model}","messages":[{"role":"user","content":"ping"}],"stream":false}'`;
+
+/** The runtime already runs (a desktop app): the models made and asked for are the candidates, called by their names. */
+const RUNTIME_MODELS: SyntheticSession = {
+  id: 'syn-runtime-models',
+  title: 'Two derived Ollama models with a longer context, asked through the API',
+  steps: [
+    { role: 'user', text: 'notes.py sends 12k-token prompts to llama3.2:3b through ollama on this laptop and the answers miss most of it. fix it; try qwen2.5:7b too.' },
+    { role: 'assistant', text: 'Ollama runs the model with its default 4096 context. A model with a 16k context.', calls: [{ command: '', tool: 'Write', input: { file_path: '/Users/me/notes/Modelfile', content: 'FROM llama3.2:3b\nPARAMETER num_ctx 16384\n' }, output: 'File created' }] },
+    { role: 'assistant', text: 'Creating and asking it.', calls: [{ command: 'ollama create llama3.2-16k -f Modelfile', output: 'gathering model components\nwriting manifest\nsuccess' }, { command: CHAT('llama3.2-16k'), output: '{"message":{"role":"assistant","content":"Pong!"},"done":true}\nHTTP 200' }] },
+    { role: 'assistant', text: 'Now qwen2.5:7b the same way.', calls: [{ command: 'ollama pull qwen2.5:7b', output: 'pulling manifest\nsuccess' }, { command: 'ollama create qwen2.5-16k -f Modelfile.qwen', output: 'success' }, { command: CHAT('qwen2.5-16k'), output: '{"message":{"role":"assistant","content":"Pong."},"done":true}\nHTTP 200' }] },
+    { role: 'assistant', text: 'Both answer with the whole prompt; notes.py now uses llama3.2-16k.' },
+  ],
+};
+
+/** Beside another stack, a model of the runtime is called by the runtime and the model. */
+const RUNTIME_AND_STACK: SyntheticSession = {
+  id: 'syn-runtime-and-stack',
+  title: 'An Ollama model asked through the API, then vLLM',
+  steps: [
+    { role: 'user', text: 'Compare qwen2.5:7b on ollama here with vLLM on gpu1.' },
+    { role: 'assistant', text: 'Ollama first.', calls: [{ command: CHAT('qwen2.5:7b'), output: '{"message":{"role":"assistant","content":"Pong."},"done":true}\nHTTP 200' }] },
+    { role: 'assistant', text: 'Now vLLM.', calls: [{ command: "ssh me@gpu1 'docker run -d --gpus all -p 8000:8000 vllm/vllm-openai:v0.8.5 --model Qwen/Qwen2.5-7B-Instruct; sleep 90; curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:8000/health'", output: '200' }] },
+    { role: 'assistant', text: 'Both serve.' },
+  ],
+};
+
+const trees = syntheticTrees([LAYOUTS_AND_WEIGHTS, PROFILE_PICKED, NOT_PROPOSED, RUNTIME_MODELS, RUNTIME_AND_STACK], 'retrace-tree7r-');
 
 describe('approaches named by what changed', () => {
   it('a layout that changed names the approach even when the checkpoint changed with it; options in the order typed, a spread over nodes by its flags', () => {
@@ -87,5 +114,17 @@ describe('leads are what the assistant proposes to run', () => {
       'ghcr.io/huggingface/text-generation-inference:3.1.0 rejected',
       'ghcr.io/huggingface/text-generation-inference:3.0.2 accepted',
     ]);
+  });
+});
+
+describe('the models of one runtime are its candidates', () => {
+  it('a model made with `ollama create` and asked through the API is tried; the runtime itself is no untested lead', () => {
+    expect(trees.names('syn-runtime-models')).toEqual(['llama3.2-16k accepted', 'qwen2.5-16k accepted']);
+    // `ollama create NAME` builds the model it names (rules/ollama.yaml `build:`).
+    expect(trees.candidate('syn-runtime-models', 'llama3.2-16k')?.evidence.map((e) => e.kind)).toEqual(['build', 'health']);
+  });
+
+  it('beside another stack, a model is called by the runtime and the model', () => {
+    expect(trees.names('syn-runtime-and-stack')).toEqual(['ollama qwen2.5:7b accepted', 'vllm/vllm-openai:v0.8.5 accepted']);
   });
 });

@@ -1,4 +1,4 @@
-import { frameworkById, frameworkOfPackage, imageDisplayName, imageKey, signatureNamed } from '../classify/index.js';
+import { frameworkById, frameworkOfPackage, frameworks, imageDisplayName, imageKey, signatureNamed } from '../classify/index.js';
 import { addApproaches } from './approaches.js';
 import { hostCandidateName, sourceBuildName } from './naming.js';
 import type { CandidateKind, TreeAction } from './types.js';
@@ -112,7 +112,20 @@ class Collector {
     const host = action.targetHost ?? action.host;
     const matches = this.serving.filter((s) => s.host === host && (s.port === action.port || s.port === null || action.port === null));
     const exact = matches.filter((s) => s.port === action.port);
-    (exact.length > 0 ? exact : matches.length > 0 ? matches : this.behindProxy(action)).at(-1)?.candidate.actions.push(action);
+    const target = (exact.length > 0 ? exact : matches.length > 0 ? matches : this.behindProxy(action)).at(-1)?.candidate;
+    // A request to a runtime whose candidates are its models (`"model":"llama3.1-32k"` to Ollama's API) tries that model,
+    // on a server started in the session or one already running.
+    const runtime = modelRuntime(action);
+    const model = runtime ? requestedModel(action.command) : null;
+    if (runtime && model && (!target || target.key.startsWith('model:'))) {
+      this.modelCandidate(runtime.id, model, host ?? '').actions.push(action);
+      return;
+    }
+    target?.actions.push(action);
+  }
+
+  private modelCandidate(framework: string, model: string, host: string): TriedCandidate {
+    return this.candidate(`model:${framework}:${model}@${host}`, `${(frameworkById(framework)?.label ?? framework).toLowerCase()} ${model}`, 'framework', framework);
   }
 
   /**
@@ -160,9 +173,12 @@ class Collector {
     let owner: TriedCandidate | undefined;
     const spec = action.kind === 'install' ? frameworkSpec(action) : null;
     if (byModel) {
-      const model = action.baseModel ?? (action.kind === 'serve' ? action.model : null) ?? this.pulledModel.get(hostKey) ?? null;
+      // A model served, or made from another (`ollama create NAME`), is the candidate; anything else on the host goes to the one last pulled.
+      // A derived model is the candidate it makes (`llama3.1-32k`), the one that is then asked for; its base is only what it started from.
+      const made = action.kind === 'build' ? action.model : null;
+      const model = made ?? action.baseModel ?? (action.kind === 'serve' ? action.model : null) ?? this.pulledModel.get(hostKey) ?? null;
       if (!model) return this.hostFramework.get(hostKey) ?? null;
-      owner = this.candidate(`model:${framework}:${model}@${host}`, `${(frameworkById(framework)?.label ?? framework).toLowerCase()} ${model}`, 'framework', framework);
+      owner = this.modelCandidate(framework, model, host);
     } else if (spec) {
       owner = this.candidate(`pkg:${spec.toLowerCase().replace(/_/g, '-')}@${host}`, spec, 'framework', framework);
     } else {
@@ -189,6 +205,28 @@ class Collector {
   }
 }
 
+/** The runtime whose candidates are its models that a request goes to: by its port or one of its own API paths. */
+function modelRuntime(action: TreeAction): ReturnType<typeof frameworkById> {
+  return frameworks().find((f) => f.candidateByModel && ((f.defaultPort !== null && action.port === f.defaultPort) || f.healthPaths.some((p) => action.command.includes(p)))) ?? null;
+}
+
+/** The model a request's JSON body asks for (`-d '{"model":"llama3.1-32k",…}'`). */
+function requestedModel(command: string): string | null {
+  return /\\?"model\\?"\s*:\s*\\?"([\w.:/-]+)\\?"/.exec(command)?.[1] ?? null;
+}
+
+/**
+ * Candidates that are the models of one runtime (Ollama) are called by the runtime and the model
+ * (`ollama llama3.3:70b`) beside other stacks; in a session that tried no other stack they are its
+ * models, called by their names (`llama3.1-32k`).
+ */
+function modelNames(tried: TriedCandidate[]): TriedCandidate[] {
+  const byModel = tried.filter((c) => c.key.startsWith('model:'));
+  if (byModel.length === 0 || tried.some((c) => !c.key.startsWith('model:') || c.framework !== byModel[0]?.framework)) return tried;
+  const prefix = `${(frameworkById(byModel[0]?.framework ?? null)?.label ?? '').toLowerCase()} `;
+  return tried.map((c) => (c.name.startsWith(prefix) ? { ...c, name: c.name.slice(prefix.length) } : c));
+}
+
 export function collectTried(actions: readonly TreeAction[]): TriedCandidate[] {
   const collector = new Collector();
   for (const action of actions) collector.add(action);
@@ -196,5 +234,5 @@ export function collectTried(actions: readonly TreeAction[]): TriedCandidate[] {
     // A candidate only looked up (an inspect that showed nothing) was never tried; a tool image is no candidate.
     .filter((c) => c.actions.length > 0 && isServingStack(c.framework))
     .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c) } : c));
-  return addApproaches(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) })));
+  return addApproaches(modelNames(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) }))));
 }
