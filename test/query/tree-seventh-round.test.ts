@@ -91,12 +91,29 @@ const RUNTIME_AND_STACK: SyntheticSession = {
   ],
 };
 
-const trees = syntheticTrees([LAYOUTS_AND_WEIGHTS, PROFILE_PICKED, NOT_PROPOSED, RUNTIME_MODELS, RUNTIME_AND_STACK], 'retrace-tree7r-');
+/** A container started only to build in is no setting: the one launch of the stack built in it is the candidate itself. */
+const BUILD_CONTAINER: SyntheticSession = {
+  id: 'syn-build-container',
+  title: 'vLLM built inside a PyTorch container, committed and served',
+  steps: [
+    { role: 'user', text: 'Build vLLM for this GPU inside the NGC PyTorch container on g2 and serve Qwen/Qwen3-8B on port 8000.' },
+    { role: 'assistant', text: 'A container to build in.', calls: [{ command: "ssh me@g2 'docker run -d --name b --gpus all nvcr.io/nvidia/pytorch:25.09-py3 sleep infinity'", output: 'f00d' }] },
+    { role: 'assistant', text: 'Building.', calls: [{ command: "ssh me@g2 'docker exec b pip install vllm==0.10.2 && docker commit b vllm-local:0.10.2'", output: 'Successfully installed vllm-0.10.2\nsha256:beef' }] },
+    { role: 'assistant', text: 'Serving.', calls: [{ command: "ssh me@g2 'docker run -d --name v --gpus all -p 8000:8000 vllm-local:0.10.2 vllm serve Qwen/Qwen3-8B --max-model-len 32768; sleep 120; curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:8000/health'", output: '200' }] },
+    { role: 'assistant', text: 'Serving on :8000.' },
+  ],
+};
+
+const trees = syntheticTrees([LAYOUTS_AND_WEIGHTS, PROFILE_PICKED, NOT_PROPOSED, RUNTIME_MODELS, RUNTIME_AND_STACK, BUILD_CONTAINER], 'retrace-tree7r-');
 
 describe('approaches named by what changed', () => {
   it('a layout that changed names the approach even when the checkpoint changed with it; options in the order typed, a spread over nodes by its flags', () => {
     const approaches = trees.tree('syn-layouts-and-weights')?.candidates.filter((c) => c.kind === 'approach' && c.verdict !== 'untested').map((c) => c.name);
     expect(approaches).toEqual(['--tp 8 --nnodes 2', 'dp2 tp2', '--tp 4']);
+  });
+
+  it('a container started only to build in is no setting of its own', () => {
+    expect(trees.tree('syn-build-container')?.candidates.filter((c) => c.kind === 'approach').map((c) => c.name)).toEqual([]);
   });
 
   it('a preset picked by a variable (a NIM profile) is called by its value', () => {

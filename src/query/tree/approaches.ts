@@ -46,7 +46,8 @@ interface Shaped {
 
 function isShapeAction(action: TreeAction): boolean {
   if (!SHAPE_KINDS.has(action.kind) || action.rule === 'image-commit') return false;
-  if (action.kind === 'serve') return true;
+  // A container that starts no serving stack (`docker run -d … nvcr.io/nvidia/pytorch … sleep infinity` to build in) is no setting.
+  if (action.kind === 'serve') return action.framework !== null;
   // A source build is a setting only when it was configured with defines (`cmake -DCMAKE_CUDA_ARCHITECTURES=87`).
   if (action.rule === 'source-build') return action.framework !== null && Boolean(action.options);
   return action.framework !== null;
