@@ -258,14 +258,15 @@ function typedAt(command: string, token: Token): number {
  */
 function spoken(given: readonly Token[], command = ''): string {
   const tokens = [...given].sort((a, b) => typedAt(command, a) - typedAt(command, b));
-  const preset = tokens.find((t) => t.preset);
+  // A variable set to an opaque id is named by its name (`NIM_MODEL_PROFILE`), a preset by its value.
+  const opaque = (t: Token): boolean => /^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(t.typed);
+  const preset = tokens.find((t) => t.preset && !opaque(t));
   if (preset) return preset.key.slice(preset.key.indexOf('=') + 1);
   if (tokens.length > 1 && tokens.every((t) => t.layout)) {
     if (tokens.some((t) => t.option === '--nnodes')) return tokens.map((t) => t.typed).join(' ');
     return tokens.map((t) => `${t.option.replace(/^-+/, '')}${t.typed.split(' ')[1] ?? t.key.slice(t.key.indexOf('=') + 1)}`).join(' ');
   }
-  // A variable set to an opaque id is named by its name (`NIM_MODEL_PROFILE`).
-  const said = (t: Token): string => (/^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(t.typed) ? t.typed.slice(0, t.typed.indexOf('=')) : t.typed);
+  const said = (t: Token): string => (opaque(t) ? t.typed.slice(0, t.typed.indexOf('=')) : t.typed);
   // Options of one feature changed together (`--speculative-num-steps 5 --speculative-eagle-topk 8`) are read as one setting; otherwise the first changed names it.
   const first = given[0] as Token;
   const family = featureOf(first);
@@ -301,7 +302,7 @@ function approachNames(variants: readonly Variant[]): string[] {
     const own = differing(variant, variants[index + 1]);
     const changed = own.length > 0 ? own : differing(variant, variants[index - 1]);
     // A layout changed (or a preset picked) names the approach even when the weights changed with it: `--tp 4`, not the checkpoint again.
-    const layout = changed.filter((t) => t.layout || t.preset);
+    const layout = changed.filter((t) => t.layout || (t.preset && !/^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(t.typed)));
     if (layout.length > 0) return spoken(layout, variant.command);
     // Weights named alike (a path and the name it is served under) tell nothing apart: the options do.
     const weights = variant.model === null ? null : weightsName(variant.model);

@@ -103,7 +103,8 @@ function sessionLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
     ...input.messages.filter((m) => m.role === 'user').map((m) => ({ ordinal: m.ordinal, text: m.text, user: true })),
     ...input.delegated.map((d) => ({ ordinal: d.ordinal, text: d.text })),
   ].sort((a, b) => a.ordinal - b.ordinal);
-  return extractLeads(texts, { modelIds, triedImages, framework: tried.at(-1)?.framework ?? null });
+  const triedFrameworks = new Set(tried.map((c) => c.framework).filter((f): f is string => f !== null));
+  return extractLeads(texts, { modelIds, triedImages, framework: tried.at(-1)?.framework ?? null, triedFrameworks });
 }
 
 /** A variable that only switches a feature on (`X=1`) next to one of the same framework set to a value is part of that setting's lead. */

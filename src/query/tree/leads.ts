@@ -39,6 +39,8 @@ export interface LeadContext {
   triedImages: readonly { repository: string; tag: string; framework: string | null }[];
   /** The framework the session works with (for spelling a layout: "TP=2" is vLLM's `--tensor-parallel-size 2`). */
   framework: string | null;
+  /** Every framework the session tried: an option proposed for one of them needs no stack's name. */
+  triedFrameworks?: ReadonlySet<string>;
 }
 
 const IMAGE_CONTEXT = /\b(?:images?|containers?|tags?|docker|pull(?:ed)?|builds?|built|repo(?:sitory)?|Dockerfile|registry|from[- ]source|NGC|Hub)\b/i;
@@ -225,7 +227,7 @@ export function extractLeads(texts: readonly { ordinal: number; text: string; us
         }
         if (!user) for (const lead of descriptiveLeads(sentence, proposes)) add(lead, { ordinal, remark: remarkAfter(line, lead.name) });
         // The user proposes too ("keep ollama as a fallback", "we'll try TGI tomorrow"), in a sentence that says so.
-        for (const lead of proseLeads(sentence, !user && proposing && listItem, frameworkById(context.framework))) {
+        for (const lead of proseLeads(sentence, !user && proposing && listItem, frameworkById(context.framework), context.triedFrameworks)) {
           // The user's own proposals are read for other serving stacks, not for options of the one tried.
           if (user && lead.kind !== 'framework') continue;
           add({ name: lead.name, kind: lead.kind, framework: lead.framework, repository: null, tagged: false, descriptive: lead.descriptive ?? null, version: lead.version, generic: lead.generic }, { ordinal, remark: remarkAfter(line, lead.name) });
