@@ -14,6 +14,7 @@ import { queriesPhase } from './queries/phase.js';
 import { sampleStore } from './queries/sample-store.js';
 import { replayPhase } from './replay/phase.js';
 import { shapesPhase } from './shapes/phase.js';
+import { longSessionStore } from './tui/long-session.js';
 import { tuiPhase } from './tui/phase.js';
 
 /**
@@ -70,7 +71,6 @@ function existingStores(): Record<CorpusFormat, string> | null {
 }
 
 let stores: Record<CorpusFormat, string> | null = null;
-let longSession: { id: string; messages: number } | null = null;
 if (wants('ingest')) {
   const profileDir = options.profile ? join(WORK_ROOT, 'profiles') : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
@@ -79,7 +79,6 @@ if (wants('ingest')) {
     figures.push(...out.figures);
     stores = out.stores;
     duckdbVersion = out.duckdbVersion;
-    longSession = out.retrace.claude?.largestSession ?? null;
     if (profileDir) collectProfiles(profileDir);
   } else figures.push(failedFigure('ingest', 'ingest', 'ingest throughput', '≥ 1.0 / ≥ 0.4', 'the ingest phase failed (see stderr)'));
 } else {
@@ -104,26 +103,8 @@ if (wants('queries')) {
 }
 
 if (wants('tui')) {
-  const claudeStore = stores?.claude ?? null;
-  if (!claudeStore) figures.push(pendingFigure('tui', 'tui', 'TUI first frame and key → frame', '< 30 ms', 'needs the Claude Code store of the ingest phase: run it first'));
-  else {
-    const out = await timed('tui', budgetOf('tui'), async () => {
-      const session = longSession ?? (await largestSessionOf(claudeStore));
-      return tuiPhase({ db: claudeStore, session: session.id, messages: session.messages }, await sampleStore(), options.keys);
-    });
-    figures.push(...(out ?? [failedFigure('tui', 'tui', 'TUI first frame and key → frame', '< 30 ms', 'the TUI phase failed (see stderr)')]));
-  }
-}
-
-async function largestSessionOf(db: string): Promise<{ id: string; messages: number }> {
-  const { Database } = await import('../src/store/database.js');
-  const store = await Database.open(db, { readOnly: true });
-  try {
-    const row = await store.one('SELECT session_id, count(*) AS n FROM messages GROUP BY session_id ORDER BY n DESC, session_id LIMIT 1');
-    return { id: String(row?.['session_id']), messages: Number(row?.['n'] ?? 0) };
-  } finally {
-    store.close();
-  }
+  const out = await timed('tui', budgetOf('tui'), async () => tuiPhase(await longSessionStore(options.seed, step), await sampleStore(), options.keys));
+  figures.push(...(out ?? [failedFigure('tui', 'tui', 'TUI first frame and key → frame', '< 30 ms', 'the TUI phase failed (see stderr)')]));
 }
 
 if (wants('replay')) {

@@ -86,15 +86,16 @@ export function loadRealEntries(dir: string): LoadedReal[] {
 /**
  * Story id → the name of its set (eval/sets.yaml). Every story must be in exactly one set, and a set
  * may name only stories that exist: a new story without a set is a CorpusError, not a silent row.
+ * A label-only entry of eval/real may be named in a set too; one that is not is in the set `real`.
  */
-export function loadSets(file: string, storyIds: readonly string[]): Map<string, string> {
+export function loadSets(file: string, storyIds: readonly string[], realIds: readonly string[] = []): Map<string, string> {
   const { value, problems } = parseYaml(file, StorySets);
   if (value === undefined) throw new CorpusError(problems);
   const setOf = new Map<string, string>();
-  const known = new Set(storyIds);
+  const known = new Set([...storyIds, ...realIds]);
   for (const [name, ids] of Object.entries(value.sets)) {
     for (const id of ids) {
-      if (!known.has(id)) problems.push(`${file}: set ${name} names ${id}, which is no story in eval/stories`);
+      if (!known.has(id)) problems.push(`${file}: set ${name} names ${id}, which is no story in eval/stories and no entry in eval/real`);
       const other = setOf.get(id);
       if (other !== undefined) problems.push(`${file}: ${id} is in both ${other} and ${name}`);
       setOf.set(id, name);

