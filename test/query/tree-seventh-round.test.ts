@@ -135,10 +135,10 @@ describe('leads are what the assistant proposes to run', () => {
 });
 
 describe('the models of one runtime are its candidates', () => {
-  it('a model made with `ollama create` and asked through the API is tried; the runtime itself is no untested lead', () => {
-    expect(trees.names('syn-runtime-models')).toEqual(['llama3.2-16k accepted', 'qwen2.5-16k accepted']);
-    // `ollama create NAME` builds the model it names (rules/ollama.yaml `build:`).
-    expect(trees.candidate('syn-runtime-models', 'llama3.2-16k')?.evidence.map((e) => e.kind)).toEqual(['build', 'health']);
+  it('a model made with `ollama create` and asked through the API is tried, as its base when the Modelfile names one; the runtime itself is no untested lead', () => {
+    expect(trees.names('syn-runtime-models')).toEqual(['llama3.2:3b accepted', 'qwen2.5-16k accepted']);
+    // `ollama create NAME` builds the model it names (rules/ollama.yaml `build:`); asking for NAME asks for its base.
+    expect(trees.candidate('syn-runtime-models', 'llama3.2:3b')?.evidence.map((e) => e.kind)).toEqual(['build', 'health']);
   });
 
   it('beside another stack, a model is called by the runtime and the model', () => {

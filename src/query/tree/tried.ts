@@ -56,6 +56,8 @@ class Collector {
   private readonly checkouts = new Map<string, TreeAction>();
   /** Images committed from a container: the key of the candidate they came from. */
   private readonly imageAliases = new Map<string, string>();
+  /** Models made from another in the session (`ollama create NAME` with a Modelfile FROM BASE): NAME → BASE. */
+  private readonly derived = new Map<string, string>();
   /** For frameworks whose candidates are models (Ollama): the model last pulled on each host. */
   private readonly pulledModel = new Map<string, string>();
 
@@ -118,7 +120,7 @@ class Collector {
     const runtime = modelRuntime(action);
     const model = runtime ? requestedModel(action.command) : null;
     if (runtime && model && (!target || target.key.startsWith('model:'))) {
-      this.modelCandidate(runtime.id, model, host ?? '').actions.push(action);
+      this.modelCandidate(runtime.id, this.derived.get(model) ?? model, host ?? '').actions.push(action);
       return;
     }
     target?.actions.push(action);
@@ -174,9 +176,9 @@ class Collector {
     const spec = action.kind === 'install' ? frameworkSpec(action) : null;
     if (byModel) {
       // A model served, or made from another (`ollama create NAME`), is the candidate; anything else on the host goes to the one last pulled.
-      // A derived model is the candidate it makes (`llama3.1-32k`), the one that is then asked for; its base is only what it started from.
-      const made = action.kind === 'build' ? action.model : null;
-      const model = made ?? action.baseModel ?? (action.kind === 'serve' ? action.model : null) ?? this.pulledModel.get(hostKey) ?? null;
+      // A model derived from another (`ollama create qwen-32k` FROM qwen2.5:32b) is a way of running its base: the base is the candidate.
+      const model = action.baseModel ?? (action.kind === 'serve' || action.kind === 'build' ? action.model : null) ?? this.pulledModel.get(hostKey) ?? null;
+      if (action.kind === 'build' && action.model && action.baseModel) this.derived.set(action.model, action.baseModel);
       if (!model) return this.hostFramework.get(hostKey) ?? null;
       owner = this.modelCandidate(framework, model, host);
     } else if (spec) {
