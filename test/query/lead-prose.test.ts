@@ -30,3 +30,13 @@ describe('leads named in prose', () => {
     expect(leads('We could also try TP=2 instead.', 'vllm')).toEqual(['--tensor-parallel-size 2 approach']);
   });
 });
+
+describe('an option proposed for another stack', () => {
+  const of = (sentence: string, tried: string[]): string[] => proseLeads(sentence, false, frameworkById('sglang') ?? null, new Set(tried)).filter((l) => !l.generic).map((l) => l.name);
+
+  it('is named with that stack when the session never ran it, bare when it did; a variable is its stack\'s already', () => {
+    expect(of('Another option would be vLLM with `--enforce-eager`.', ['sglang'])).toEqual(['vLLM --enforce-eager']);
+    expect(of('Another option would be vLLM with `--enforce-eager`.', ['sglang', 'vllm'])).toEqual(['--enforce-eager']);
+    expect(of('We could also try Ollama with `OLLAMA_KV_CACHE_TYPE=q8_0`.', ['sglang'])).toEqual(['OLLAMA_KV_CACHE_TYPE=q8_0']);
+  });
+});

@@ -94,7 +94,7 @@ describe('Codex C: Llama-3.3-70B on two 8×H100 hosts', () => {
       ['tensorrt_llm==0.17.0', 'framework', 'rejected'],
       ['lmsysorg/sglang:v0.4.9', 'image', 'accepted'],
       ['--tp 8', 'approach', 'rejected'],
-      ['tp16 on 2 nodes', 'approach', 'accepted'],
+      ['--tp 16 --nnodes 2', 'approach', 'accepted'],
     ]);
     const [trt, , tp8, tp16] = tree(id).candidates;
     expect(trt?.reason).toContain('ResolutionImpossible');
@@ -109,7 +109,7 @@ describe('Codex C: Llama-3.3-70B on two 8×H100 hosts', () => {
   it('pivots between frameworks, then inside SGLang; the timed-out pull is a retry, not a pivot', () => {
     expect(tree(id).pivots.map((p) => [p.from, p.to, p.scope])).toEqual([
       ['tensorrt_llm==0.17.0', 'lmsysorg/sglang:v0.4.9', 'framework'],
-      ['--tp 8', 'tp16 on 2 nodes', 'approach'],
+      ['--tp 8', '--tp 16 --nnodes 2', 'approach'],
     ]);
     expect(tree(id).pivots[0]?.reason).toContain('SGLang');
     expect(tree(id).pivots[1]?.reason).toContain('--tp 16');

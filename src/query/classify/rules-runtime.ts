@@ -251,7 +251,9 @@ export const RUNTIME_RULES: readonly Rule[] = [
     match: (v) => {
       const build = launcherOf(v, (f) => f.builders);
       if (!build) return null;
-      const model = optionValue(build.args, [...build.framework.modelOptions, '--model_dir', '--checkpoint_dir']);
+      // A build that makes a model named by position (`ollama create llama3.1-32k -f Modelfile`) names it there.
+      const positional = build.modelAfter !== null ? build.args[build.modelAfter] : undefined;
+      const model = optionValue(build.args, [...build.framework.modelOptions, '--model_dir', '--checkpoint_dir']) ?? (positional && !positional.startsWith('-') ? positional : null);
       return { subject: model, subjectKind: 'model', model, framework: build.framework.id, config: joinShapes(serveShape(build.args, build.framework), envShape(v.env, build.framework)), options: launchOptions(build.args, build.framework) };
     },
   },

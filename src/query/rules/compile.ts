@@ -61,6 +61,8 @@ export interface Framework {
   shapeOptions: readonly (readonly [string, readonly string[]])[];
   /** Options that change what the deployment is, so a change of one on a working server is another approach. */
   definingOptions: readonly string[];
+  /** Options whose value names a preset (a NIM profile): an approach setting one is called by the value. */
+  presetOptions: readonly string[];
   healthPaths: readonly string[];
   defaultPort: number | null;
 }
@@ -135,6 +137,7 @@ export function compileFramework(file: RuleFile, path: string): Framework {
     portOptions: file.options.port.length > 0 ? file.options.port : ['--port'],
     shapeOptions: Object.entries(file.options.shape),
     definingOptions: file.options.defining,
+    presetOptions: file.options.presets,
     healthPaths: file.health.paths,
     defaultPort: file.health.port,
   };

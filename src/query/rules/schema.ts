@@ -112,9 +112,15 @@ export const ruleFileSchema = z
          * after a failure (`-fa`, `--workers 4` on a working server are tuning).
          */
         defining: z.array(z.string()).default([]),
+        /**
+         * Options whose value names a whole preset the stack ships (a NIM profile,
+         * `NIM_MODEL_PROFILE=tensorrt_llm-l40s-fp8-tp1-throughput`): an approach that sets one is called
+         * by that value, as readers call it.
+         */
+        presets: z.array(z.string()).default([]),
       })
       .strict()
-      .default({ model: [], served_name: [], port: [], shape: {}, defining: [] }),
+      .default({ model: [], served_name: [], port: [], shape: {}, defining: [], presets: [] }),
     health: z
       .object({ paths: z.array(z.string().startsWith('/')).default([]), port: z.number().int().min(1).max(65535).nullable().default(null) })
       .strict()

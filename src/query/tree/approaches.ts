@@ -27,6 +27,8 @@ interface Token {
   /** The option and its value by label: two spellings of one setting compare equal. */
   key: string;
   layout: boolean;
+  /** Its value names a preset the stack ships (a NIM profile): the approach is called by the value. */
+  preset: boolean;
   /**
    * `shape`: a serving-shape option (layout, quantization: always counted); `defining`: an option that
    * changes what the deployment is (the rules' `options.defining`, a build define); `routine`: any
@@ -44,7 +46,8 @@ interface Shaped {
 
 function isShapeAction(action: TreeAction): boolean {
   if (!SHAPE_KINDS.has(action.kind) || action.rule === 'image-commit') return false;
-  if (action.kind === 'serve') return true;
+  // A container that starts no serving stack (`docker run -d … nvcr.io/nvidia/pytorch … sleep infinity` to build in) is no setting.
+  if (action.kind === 'serve') return action.framework !== null;
   // A source build is a setting only when it was configured with defines (`cmake -DCMAKE_CUDA_ARCHITECTURES=87`).
   if (action.rule === 'source-build') return action.framework !== null && Boolean(action.options);
   return action.framework !== null;
@@ -94,6 +97,19 @@ function unionDefining(): Set<string> {
   return union;
 }
 
+/** Every framework's preset options, for a launch of no known framework. */
+const presetsByRules = new WeakMap<readonly NonNullable<Framework>[], Set<string>>();
+function presetOption(flag: string, framework: Framework): boolean {
+  if (framework) return framework.presetOptions.includes(flag);
+  const all = frameworks();
+  let union = presetsByRules.get(all);
+  if (!union) {
+    union = new Set(all.flatMap((f) => f.presetOptions));
+    presetsByRules.set(all, union);
+  }
+  return union.has(flag);
+}
+
 /** Whether an option (as typed, without its value) changes what the deployment is. */
 function definingOption(flag: string, framework: Framework): boolean {
   if (/^-D[A-Z]/.test(flag)) return true;
@@ -111,7 +127,8 @@ function tokensOf(text: string | null | undefined, framework: Framework, source:
     const option = shapeKey(word.split('=')[0] as string, framework);
     const value = paired ? (next as string) : /=/.test(word) ? word.slice(word.indexOf('=') + 1) : '';
     const role = source === 'shape' ? 'shape' : definingOption(word.split('=')[0] as string, framework) ? 'defining' : 'routine';
-    tokens.push({ typed: paired ? `${word} ${next as string}` : word, option, key: `${option}=${value}`, layout: LAYOUT_LABELS.has(option), role });
+    const preset = value !== '' && presetOption(word.split('=')[0] as string, framework);
+    tokens.push({ typed: paired ? `${word} ${next as string}` : word, option, key: `${option}=${value}`, layout: LAYOUT_LABELS.has(option), preset, role });
     if (paired) i += 1;
   }
   return tokens;
@@ -225,20 +242,35 @@ function weightsName(model: string): string {
   return /^(?:~|\/)/.test(model) ? (model.replace(/\/+$/, '').split('/').at(-1) ?? model) : model;
 }
 
-/** A layout of several parts compactly (`tp8 pp2`, `tp16 on 2 nodes`); anything else by its first changed option as typed (`--max-model-len 16384`, `--num-shard 2`), or the options of one feature changed with it. */
-function spoken(tokens: readonly Token[]): string {
+/** Where an option was typed in a command (its flag or variable name), for naming options in the order the session wrote them. */
+function typedAt(command: string, token: Token): number {
+  const name = token.typed.split(/[ =]/)[0] as string;
+  const words = command.split(/\s+/);
+  const index = words.findIndex((w) => w === name || w.startsWith(`${name}=`));
+  return index < 0 ? Number.MAX_SAFE_INTEGER : index;
+}
+
+/**
+ * A layout of several parts compactly, in the order typed (`tp8 pp2`, `dp2 tp2`); one spread over
+ * nodes by its flags as typed (`--tp 8 --nnodes 2`: readers quote them or say "TP8 across two
+ * nodes"); anything else by its first changed option as typed (`--max-model-len 16384`,
+ * `--num-shard 2`), or the options of one feature changed with it. A preset is called by its value.
+ */
+function spoken(given: readonly Token[], command = ''): string {
+  const tokens = [...given].sort((a, b) => typedAt(command, a) - typedAt(command, b));
+  // A variable set to an opaque id is named by its name (`NIM_MODEL_PROFILE`), a preset by its value.
+  const opaque = (t: Token): boolean => /^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(t.typed);
+  const preset = tokens.find((t) => t.preset && !opaque(t));
+  if (preset) return preset.key.slice(preset.key.indexOf('=') + 1);
   if (tokens.length > 1 && tokens.every((t) => t.layout)) {
-    return tokens.map((t) => {
-      const value = t.typed.split(' ')[1] ?? '';
-      return t.option === '--nnodes' ? `on ${value} nodes` : `${t.option.replace(/^-+/, '')}${value}`;
-    }).join(' ');
+    if (tokens.some((t) => t.option === '--nnodes')) return tokens.map((t) => t.typed).join(' ');
+    return tokens.map((t) => `${t.option.replace(/^-+/, '')}${t.typed.split(' ')[1] ?? t.key.slice(t.key.indexOf('=') + 1)}`).join(' ');
   }
-  // A variable set to an opaque id is named by its name (`NIM_MODEL_PROFILE`).
-  const said = (t: Token): string => (/^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(t.typed) ? t.typed.slice(0, t.typed.indexOf('=')) : t.typed);
+  const said = (t: Token): string => (opaque(t) ? t.typed.slice(0, t.typed.indexOf('=')) : t.typed);
   // Options of one feature changed together (`--speculative-num-steps 5 --speculative-eagle-topk 8`) are read as one setting; otherwise the first changed names it.
-  const first = tokens[0] as Token;
+  const first = given[0] as Token;
   const family = featureOf(first);
-  const together = family ? tokens.filter((t) => featureOf(t) === family) : [first];
+  const together = family ? given.filter((t) => featureOf(t) === family) : [first];
   return together.map(said).join(' ');
 }
 
@@ -254,6 +286,8 @@ function featureOf(token: Token): string | null {
 interface Variant {
   model: string | null;
   tokens: Token[];
+  /** The command of its first launch or build: options are named in the order it typed them. */
+  command: string;
 }
 
 /**
@@ -265,12 +299,15 @@ interface Variant {
 function approachNames(variants: readonly Variant[]): string[] {
   const differing = (a: Variant, b: Variant | undefined): Token[] => (b ? a.tokens.filter((t) => !b.tokens.some((o) => o.key === t.key)) : []);
   const names = variants.map((variant, index) => {
+    const own = differing(variant, variants[index + 1]);
+    const changed = own.length > 0 ? own : differing(variant, variants[index - 1]);
+    // A layout changed (or a preset picked) names the approach even when the weights changed with it: `--tp 4`, not the checkpoint again.
+    const layout = changed.filter((t) => t.layout || (t.preset && !/^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(t.typed)));
+    if (layout.length > 0) return spoken(layout, variant.command);
     // Weights named alike (a path and the name it is served under) tell nothing apart: the options do.
     const weights = variant.model === null ? null : weightsName(variant.model);
     if (weights !== null && variants.some((other) => other.model !== null && weightsName(other.model) !== weights)) return weights;
-    const own = differing(variant, variants[index + 1]);
-    const changed = own.length > 0 ? own : differing(variant, variants[index - 1]);
-    return changed.length > 0 ? spoken(changed) : variant.tokens.length > 0 ? spoken(variant.tokens) : (variant.model ? weightsName(variant.model) : '');
+    return changed.length > 0 ? spoken(changed, variant.command) : variant.tokens.length > 0 ? spoken(variant.tokens, variant.command) : (variant.model ? weightsName(variant.model) : '');
   });
   if (names.every(Boolean) && new Set(names).size === names.length) return names;
   return variants.map((v) => [...(v.model === null ? [] : [weightsName(v.model)]), ...v.tokens.map((t) => t.typed)].join(' '));
@@ -293,7 +330,7 @@ export function addApproaches(tried: TriedCandidate[]): TriedCandidate[] {
     const own = (key: string): Shaped[] => shaped.filter((s) => s.key === key);
     // A launch whose setting has nothing of its own (its weights only named alike to another's) is the candidate itself.
     const approachKeys = keys.filter((k) => k !== '|' && !(k.startsWith('|') && keys.some((o) => o !== k && o.startsWith('|') === false && sameWeights(k, o))));
-    const names = approachNames(approachKeys.map((key) => ({ model: (own(key)[0] as Shaped).model, tokens: (own(key)[0] as Shaped).tokens })));
+    const names = approachNames(approachKeys.map((key) => ({ model: (own(key)[0] as Shaped).model, tokens: (own(key)[0] as Shaped).tokens, command: (own(key)[0] as Shaped).action.command })));
     approachKeys.forEach((key, index) => {
       const first = own(key)[0] as Shaped;
       const followers = parent.actions.filter((a) => !isShapeAction(a) && FOLLOWER_KINDS.has(a.kind) && (a.kind !== 'inspect' || a.hits.length > 0 || a.facts.length > 0) && shapeAt(a.seq)?.key === key);

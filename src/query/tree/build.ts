@@ -44,9 +44,22 @@ function optionWasRun(lead: Lead, tried: readonly NamedTried[]): boolean {
   return tried.some((c) => c.actions.some((a) => spellings.some((s) => a.command.includes(s) || (a.config ?? '').includes(s))));
 }
 
+/** A launch spread over several nodes: a node count or a pipeline over nodes in its layout. */
+function spansNodes(action: NamedTried['actions'][number]): boolean {
+  return /(?:^|\s)--(?:nnodes|pp)\s+(?:[2-9]|\d{2,})\b/.test(shapeKey(action.config, frameworkById(action.framework)));
+}
+
+/** "One node" was tried when the session, having launched across nodes, launched on one node after naming it. */
+function oneNodeTried(lead: Lead, tried: readonly NamedTried[]): boolean {
+  if (lead.kind !== 'approach' || lead.name !== 'single node') return false;
+  const named = Math.min(...lead.mentions.map((m) => m.ordinal));
+  const launches = tried.flatMap((c) => c.actions).filter((a) => a.kind === 'serve');
+  return launches.some((a) => spansNodes(a) && a.messageOrdinal <= named) && launches.some((a) => !spansNodes(a) && a.messageOrdinal > named);
+}
+
 /** Whether a lead is one of the tried candidates under another spelling. */
 function leadIsTried(lead: Lead, tried: readonly NamedTried[], checkouts: ReadonlySet<string>): boolean {
-  if (optionWasRun(lead, tried)) return true;
+  if (optionWasRun(lead, tried) || oneNodeTried(lead, tried)) return true;
   // Building a framework from source is tried once its source was checked out.
   if (lead.kind === 'framework' && lead.framework && checkouts.has(lead.framework) && /\bsource\b/i.test(lead.name)) return true;
   return tried.some((candidate) => {
@@ -90,7 +103,8 @@ function sessionLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
     ...input.messages.filter((m) => m.role === 'user').map((m) => ({ ordinal: m.ordinal, text: m.text, user: true })),
     ...input.delegated.map((d) => ({ ordinal: d.ordinal, text: d.text })),
   ].sort((a, b) => a.ordinal - b.ordinal);
-  return extractLeads(texts, { modelIds, triedImages, framework: tried.at(-1)?.framework ?? null });
+  const triedFrameworks = new Set(tried.map((c) => c.framework).filter((f): f is string => f !== null));
+  return extractLeads(texts, { modelIds, triedImages, framework: tried.at(-1)?.framework ?? null, triedFrameworks });
 }
 
 /** A variable that only switches a feature on (`X=1`) next to one of the same framework set to a value is part of that setting's lead. */

@@ -67,12 +67,24 @@ function backendAfter(next: readonly string[]): string | null {
   return null;
 }
 
-function clauseLeads(clause: string, context: Framework | null): ProseLead[] {
+/**
+ * An option or layout proposed for another serving stack than the session's ("vLLM with pipeline
+ * parallel across the two nodes" in an SGLang session) is that stack's: a reader says
+ * `vLLM --pipeline-parallel-size 2`, never the bare flag, which reads as an option of the stack tried.
+ */
+function ofStack(name: string, stack: Framework | null, own: Framework | null, tried: ReadonlySet<string>): string {
+  // A variable is its stack's already (`OLLAMA_KV_CACHE_TYPE=q8_0`); an option of a stack the session ran reads as that stack's.
+  return stack && own && stack.id !== own.id && !tried.has(stack.id) && name.startsWith('-') ? `${stack.label} ${name}` : name;
+}
+
+function clauseLeads(clause: string, context: Framework | null, own: Framework | null, tried: ReadonlySet<string>): ProseLead[] {
   const found: ProseLead[] = [];
   const backticked = [...clause.matchAll(/`([^`\n]+)`/g)].map((m) => (m[1] as string).trim());
   const words = clause.replace(/`/g, ' ').split(/\s+/).map(clean).filter(Boolean);
   const mentioned = words.map((w) => ({ word: w, framework: servingFramework(w) })).filter((m) => m.framework !== null);
   const framework = mentioned[0]?.framework ?? context;
+  // The stack a clause names in words, not inside an option (`OLLAMA_KV_CACHE_TYPE=q8_0` names no other stack).
+  const stack = mentioned.find((m) => !/=|^-/.test(m.word))?.framework ?? null;
   const model = backticked.find((t) => QUANT.test(t) && /^[A-Za-z][\w./-]+$/.test(t) && t.length >= 10 && /\d/.test(t) && /[-/]/.test(t)) ?? words.find((w) => QUANT.test(w) && /\d/.test(w) && /^[A-Za-z][\w.-]*\/?[\w.-]+$/.test(w) && w.length > 8 && !/^\d/.test(w));
   if (model) {
     found.push({ name: model, kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
@@ -81,7 +93,7 @@ function clauseLeads(clause: string, context: Framework | null): ProseLead[] {
   if (FROM_SOURCE.test(clause) && framework) found.push({ name: `${framework.label} from source`, kind: 'framework', framework: framework.id, version: null, generic: false });
   for (const token of backticked) {
     const option = OPTION.exec(token);
-    if (option) found.push({ name: token.replace(/=/, token.startsWith('--') ? ' ' : '='), kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
+    if (option) found.push({ name: ofStack(token.replace(/=/, token.startsWith('--') ? ' ' : '='), stack, own, tried), kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
   }
   if (ONE_NODE.test(clause) && /\b(?:nodes?|TP|tensor)\b/i.test(clause)) found.push({ name: 'single node', kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
   else if (!backticked.some((t) => OPTION.test(t))) {
@@ -89,7 +101,7 @@ function clauseLeads(clause: string, context: Framework | null): ProseLead[] {
       // A parallel degree counts GPUs or nodes; "pp512" / "tg128" are llama-bench's prompt and generation tests.
       if (Number(match[2]) > 64) continue;
       const kind = /^(?:TP|tensor)/i.test(match[1] as string) ? 'tp' : 'pp';
-      found.push({ name: `${layoutFlag(kind, framework)} ${match[2] as string}`, kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
+      found.push({ name: ofStack(`${layoutFlag(kind, framework)} ${match[2] as string}`, stack, own, tried), kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
     }
   }
   mentioned.forEach(({ word, framework: f }, index) => {
@@ -108,8 +120,8 @@ function clauseLeads(clause: string, context: Framework | null): ProseLead[] {
 }
 
 /** The leads one proposing sentence names (none when it does not propose). */
-export function proseLeads(sentence: string, proposing: boolean, fallback: Framework | null = null): ProseLead[] {
+export function proseLeads(sentence: string, proposing: boolean, fallback: Framework | null = null, tried: ReadonlySet<string> = new Set()): ProseLead[] {
   if (!proposing && !LEAD_CUE.test(sentence)) return [];
   const context = clauses(sentence).map((c) => c.replace(/`/g, ' ').split(/\s+/).map(clean).map(servingFramework).find(Boolean)).find(Boolean) ?? fallback;
-  return clauses(sentence).flatMap((clause) => clauseLeads(clause, context));
+  return clauses(sentence).flatMap((clause) => clauseLeads(clause, context, fallback, tried));
 }

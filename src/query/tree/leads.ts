@@ -39,6 +39,8 @@ export interface LeadContext {
   triedImages: readonly { repository: string; tag: string; framework: string | null }[];
   /** The framework the session works with (for spelling a layout: "TP=2" is vLLM's `--tensor-parallel-size 2`). */
   framework: string | null;
+  /** Every framework the session tried: an option proposed for one of them needs no stack's name. */
+  triedFrameworks?: ReadonlySet<string>;
 }
 
 const IMAGE_CONTEXT = /\b(?:images?|containers?|tags?|docker|pull(?:ed)?|builds?|built|repo(?:sitory)?|Dockerfile|registry|from[- ]source|NGC|Hub)\b/i;
@@ -52,6 +54,9 @@ const VENDORS: Record<string, string> = { ngc: 'nvcr.io', nvidia: 'nvidia', dock
 const QUALIFIERS = new Set(['nightly', 'dev', 'preview', 'prebuilt', 'pre-built', 'custom', 'source', 'spark', 'arm64']);
 const LEAD_NOUNS = new Set(['nightly', 'image', 'container', 'build', 'wheel', 'release']);
 const GENERIC_NOUNS = new Set(['image', 'container']);
+
+/** A sentence offering to remove or free something, not to run it. */
+const CLEANUP = /\b(?:delete|prune|purge|wipe|clean(?:ing)?[ -]?up|free (?:up )?(?:the |some )?(?:space|disk)|(?:get|reclaim) (?:the |that )?(?:space|disk) back)\b/i;
 
 const TAG_WORDS = /^(?:latest|nightly|dev|main|stable|edge|spark|rocm|cpu|gpu|cuda|server|full|slim)$/i;
 
@@ -67,11 +72,12 @@ function tagShape(tag: string): string {
  * counts for a framework whose models are pulled by tag (Ollama) when the sentence names it, and a
  * bare tag shaped like a tried image's tags is that repository's tag.
  */
-function imageLead(raw: string, sentence: string, context: LeadContext): Omit<Lead, 'mentions'> | null {
+function imageLead(raw: string, sentence: string, context: LeadContext, proposing: boolean): Omit<Lead, 'mentions'> | null {
   const backticked = raw.startsWith('`');
   const token = raw.replace(/^`|`$/g, '').replace(/^[("'[<*]+|[)"'\]>.,;:!?*]+$/g, '');
   if (!token || /:\/\/|^[/~.]|@|\s/.test(token) || FILE_EXTENSION.test(token) || /\.(?:py|json|ya?ml|md|txt|toml|sh|ts|js|go|rs|log):\d+$/i.test(token)) return null;
-  const bareTag = backticked ? bareTagLead(token, context) : null;
+  // A bare tag is another image only when proposed: "the compose file pins `2.3.1-rocm`" tells what is there.
+  const bareTag = backticked && proposing ? bareTagLead(token, context) : null;
   if (bareTag) return bareTag;
   if (!token.includes('/') && !token.includes(':')) return null;
   if (context.modelIds.has(token) || looksLikeModelId(token) || isAlternation(token)) return null;
@@ -122,7 +128,10 @@ function bareTagLead(token: string, context: LeadContext): Omit<Lead, 'mentions'
 }
 
 /** "an NGC vLLM nightly", "the official SGLang spark image": article, qualifiers, a framework, a lead noun. */
-function descriptiveLeads(sentence: string): Omit<Lead, 'mentions'>[] {
+/** A verb after a phrase that makes it the subject of a statement of fact. */
+const STATEMENT = /^(?:is|was|are|were|has|had|pins|requires|needs|ships|expects|comes|depends|fails|failed|works|worked)$/i;
+
+function descriptiveLeads(sentence: string, proposes: boolean): Omit<Lead, 'mentions'>[] {
   const words = sentence.replace(/[`*()[\],;:]/g, ' ').split(/\s+/).map((w) => w.replace(/[.!?]+$/, '')).filter(Boolean);
   const found: Omit<Lead, 'mentions'>[] = [];
   words.forEach((word, index) => {
@@ -133,6 +142,8 @@ function descriptiveLeads(sentence: string): Omit<Lead, 'mentions'>[] {
     if (start === 0 || !/^(?:an?|the)$/i.test(words[start - 1] as string)) return;
     let end = index;
     while (end + 1 < words.length && end - index < 2 && (QUALIFIERS.has((words[end + 1] as string).toLowerCase()) || LEAD_NOUNS.has((words[end + 1] as string).toLowerCase()))) end += 1;
+    // "the prebuilt exllamav2 wheel is built against torch 2.6.0" says what the thing in use is; it proposes nothing.
+    if (!proposes && STATEMENT.test(words[end + 1] ?? '')) return;
     const phrase = words.slice(start, end + 1);
     const lower = phrase.map((w) => w.toLowerCase());
     if (!lower.some((w) => LEAD_NOUNS.has(w))) return;
@@ -192,6 +203,11 @@ export function extractLeads(texts: readonly { ordinal: number; text: string; us
     }
     leads.set(key, { ...lead, mentions: [mention] });
   };
+  /** How each lead was spelled in each text, to read the user's choice among the options a text offered. */
+  const spelled = new Map<number, { key: string; as: string }[]>();
+  const spell = (ordinal: number, name: string, as: string): void => {
+    spelled.set(ordinal, [...(spelled.get(ordinal) ?? []), { key: name.toLowerCase(), as: as.replace(/^`|`$/g, '').replace(/^[("'[<*]+|[)"'\]>.,;:!?*]+$/g, '') }]);
+  };
   for (const { ordinal, text, user } of texts) {
     let proposing = false;
     for (const line of text.split('\n')) {
@@ -199,13 +215,19 @@ export function extractLeads(texts: readonly { ordinal: number; text: string; us
       const listItem = /^\s*(?:[-*•]|\d+[.)])\s+/.test(line);
       if (!listItem && !opensProposals(line)) proposing = false;
       for (const sentence of sentences(line)) {
+        // Offering to clean up ("I can delete it if you want the space back") proposes nothing to run.
+        if (!user && CLEANUP.test(sentence)) continue;
+        const proposes = (proposing && listItem) || LEAD_CUE.test(sentence);
         for (const raw of sentence.match(TOKEN) ?? []) {
-          const lead = imageLead(raw, sentence, context);
-          if (lead) add(lead, { ordinal, remark: remarkAfter(line, raw) });
+          const lead = imageLead(raw, sentence, context, proposes);
+          if (lead) {
+            add(lead, { ordinal, remark: remarkAfter(line, raw) });
+            spell(ordinal, lead.name, raw);
+          }
         }
-        if (!user) for (const lead of descriptiveLeads(sentence)) add(lead, { ordinal, remark: remarkAfter(line, lead.name) });
+        if (!user) for (const lead of descriptiveLeads(sentence, proposes)) add(lead, { ordinal, remark: remarkAfter(line, lead.name) });
         // The user proposes too ("keep ollama as a fallback", "we'll try TGI tomorrow"), in a sentence that says so.
-        for (const lead of proseLeads(sentence, !user && proposing && listItem, frameworkById(context.framework))) {
+        for (const lead of proseLeads(sentence, !user && proposing && listItem, frameworkById(context.framework), context.triedFrameworks)) {
           // The user's own proposals are read for other serving stacks, not for options of the one tried.
           if (user && lead.kind !== 'framework') continue;
           add({ name: lead.name, kind: lead.kind, framework: lead.framework, repository: null, tagged: false, descriptive: lead.descriptive ?? null, version: lead.version, generic: lead.generic }, { ordinal, remark: remarkAfter(line, lead.name) });
@@ -214,5 +236,35 @@ export function extractLeads(texts: readonly { ordinal: number; text: string; us
       if (opensProposals(line)) proposing = true;
     }
   }
+  for (const [ordinal, declined] of declinedOptions(texts, spelled)) {
+    for (const key of declined) {
+      const lead = leads.get(key);
+      if (!lead) continue;
+      lead.mentions = lead.mentions.filter((m) => m.ordinal !== ordinal);
+      if (lead.mentions.length === 0) leads.delete(key);
+    }
+  }
   return [...leads.values()];
+}
+
+/** A question that asks the user to pick ("Which do you want?", "Shall I go with A or B?"). */
+const ASKS_TO_PICK = /\b(?:which|want|prefer|shall I|should I|or)\b[^?]*\?/i;
+
+/**
+ * Options the assistant offered the user to choose from, when the user's answer picked some of them
+ * by name: the others were declined, not left to try ("`1.3.3` or `1.8.6` (newest). Which do you
+ * want?" — "1.3.3"). Per offering text, the keys of the leads declined there.
+ */
+function declinedOptions(texts: readonly { ordinal: number; text: string; user?: boolean }[], spelled: ReadonlyMap<number, { key: string; as: string }[]>): Map<number, string[]> {
+  const declined = new Map<number, string[]>();
+  texts.forEach(({ ordinal, text, user }, index) => {
+    const answer = texts[index + 1];
+    const offered = spelled.get(ordinal) ?? [];
+    if (user || !answer?.user || offered.length < 2 || !ASKS_TO_PICK.test(text)) return;
+    const said = (as: string): boolean => new RegExp(`(?<![\\w.:/-])${escape(as)}(?![\\w:/-]|\\.\\w)`, 'i').test(answer.text);
+    const picked = offered.filter((o) => said(o.as));
+    if (picked.length === 0 || picked.length === offered.length) return;
+    declined.set(ordinal, offered.filter((o) => !picked.some((p) => p.key === o.key)).map((o) => o.key));
+  });
+  return declined;
 }

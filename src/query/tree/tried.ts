@@ -1,4 +1,4 @@
-import { frameworkById, frameworkOfPackage, imageDisplayName, imageKey, signatureNamed } from '../classify/index.js';
+import { frameworkById, frameworkOfPackage, frameworks, imageDisplayName, imageKey, signatureNamed } from '../classify/index.js';
 import { addApproaches } from './approaches.js';
 import { hostCandidateName, sourceBuildName } from './naming.js';
 import type { CandidateKind, TreeAction } from './types.js';
@@ -65,6 +65,8 @@ class Collector {
   private readonly checkouts = new Map<string, TreeAction>();
   /** Images committed from a container: the key of the candidate they came from. */
   private readonly imageAliases = new Map<string, string>();
+  /** Models made from another in the session (`ollama create NAME` with a Modelfile FROM BASE): NAME → BASE. */
+  private readonly derived = new Map<string, string>();
   /** For frameworks whose candidates are models (Ollama): the model last pulled on each host. */
   private readonly pulledModel = new Map<string, string>();
 
@@ -137,7 +139,20 @@ class Collector {
     const matches = this.serving.filter((s) => s.host === host && (s.port === action.port || s.port === null || action.port === null));
     // A check that names no port matches no launch exactly: the last server on the host is the one it reached.
     const exact = action.port === null ? [] : matches.filter((s) => s.port === action.port);
-    (exact.length > 0 ? exact : matches.length > 0 ? matches : this.behindProxy(action)).at(-1)?.candidate.actions.push(action);
+    const target = (exact.length > 0 ? exact : matches.length > 0 ? matches : this.behindProxy(action)).at(-1)?.candidate;
+    // A request to a runtime whose candidates are its models (`"model":"llama3.1-32k"` to Ollama's API) tries that model,
+    // on a server started in the session or one already running.
+    const runtime = modelRuntime(action);
+    const model = runtime ? requestedModel(action.command) : null;
+    if (runtime && model && (!target || target.key.startsWith('model:'))) {
+      this.modelCandidate(runtime.id, this.derived.get(model) ?? model, host ?? '').actions.push(action);
+      return;
+    }
+    target?.actions.push(action);
+  }
+
+  private modelCandidate(framework: string, model: string, host: string): TriedCandidate {
+    return this.candidate(`model:${framework}:${model}@${host}`, `${(frameworkById(framework)?.label ?? framework).toLowerCase()} ${model}`, 'framework', framework);
   }
 
   /**
@@ -185,9 +200,12 @@ class Collector {
     let owner: TriedCandidate | undefined;
     const spec = action.kind === 'install' ? frameworkSpec(action) : null;
     if (byModel) {
-      const model = action.baseModel ?? (action.kind === 'serve' ? action.model : null) ?? this.pulledModel.get(hostKey) ?? null;
+      // A model served, or made from another (`ollama create NAME`), is the candidate; anything else on the host goes to the one last pulled.
+      // A model derived from another (`ollama create qwen-32k` FROM qwen2.5:32b) is a way of running its base: the base is the candidate.
+      const model = action.baseModel ?? (action.kind === 'serve' || action.kind === 'build' ? action.model : null) ?? this.pulledModel.get(hostKey) ?? null;
+      if (action.kind === 'build' && action.model && action.baseModel) this.derived.set(action.model, action.baseModel);
       if (!model) return this.hostFramework.get(hostKey) ?? null;
-      owner = this.candidate(`model:${framework}:${model}@${host}`, `${(frameworkById(framework)?.label ?? framework).toLowerCase()} ${model}`, 'framework', framework);
+      owner = this.modelCandidate(framework, model, host);
     } else if (spec) {
       owner = this.candidate(`pkg:${spec.toLowerCase().replace(/_/g, '-')}@${host}`, spec, 'framework', framework);
     } else {
@@ -214,6 +232,28 @@ class Collector {
   }
 }
 
+/** The runtime whose candidates are its models that a request goes to: by its port or one of its own API paths. */
+function modelRuntime(action: TreeAction): ReturnType<typeof frameworkById> {
+  return frameworks().find((f) => f.candidateByModel && ((f.defaultPort !== null && action.port === f.defaultPort) || f.healthPaths.some((p) => action.command.includes(p)))) ?? null;
+}
+
+/** The model a request's JSON body asks for (`-d '{"model":"llama3.1-32k",…}'`). */
+function requestedModel(command: string): string | null {
+  return /\\?"model\\?"\s*:\s*\\?"([\w.:/-]+)\\?"/.exec(command)?.[1] ?? null;
+}
+
+/**
+ * Candidates that are the models of one runtime (Ollama) are called by the runtime and the model
+ * (`ollama llama3.3:70b`) beside other stacks; in a session that tried no other stack they are its
+ * models, called by their names (`llama3.1-32k`).
+ */
+function modelNames(tried: TriedCandidate[]): TriedCandidate[] {
+  const byModel = tried.filter((c) => c.key.startsWith('model:'));
+  if (byModel.length === 0 || tried.some((c) => !c.key.startsWith('model:') || c.framework !== byModel[0]?.framework)) return tried;
+  const prefix = `${(frameworkById(byModel[0]?.framework ?? null)?.label ?? '').toLowerCase()} `;
+  return tried.map((c) => (c.name.startsWith(prefix) ? { ...c, name: c.name.slice(prefix.length) } : c));
+}
+
 export function collectTried(actions: readonly TreeAction[]): TriedCandidate[] {
   const collector = new Collector();
   for (const action of actions) collector.add(action);
@@ -221,5 +261,5 @@ export function collectTried(actions: readonly TreeAction[]): TriedCandidate[] {
     // A candidate only looked up (an inspect that showed nothing) was never tried; a tool image is no candidate.
     .filter((c) => c.actions.length > 0 && isServingStack(c.framework))
     .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c) } : c));
-  return addApproaches(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) })));
+  return addApproaches(modelNames(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) }))));
 }
