@@ -157,7 +157,8 @@ export function buildTree(input: TreeInput): DecisionTree {
     candidates.push({
       name: candidate.name,
       kind: candidate.kind,
-      framework: candidate.framework,
+      // A tried candidate of no known framework is a serving stack no rule file names (unknown-stack.ts).
+      framework: candidate.framework ?? 'other',
       parent: candidate.parentKey ? (tried.find((c) => c.key === candidate.parentKey)?.name ?? null) : null,
       verdict: judged.verdict,
       reason: judged.reason,
