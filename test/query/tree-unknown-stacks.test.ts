@@ -45,9 +45,9 @@ const PACKAGE: SyntheticSession = {
   title: 'A package no rule file knows, installed and launched',
   steps: [
     GOAL,
-    { role: 'assistant', text: 'Install.', calls: [{ command: "ssh me@box1 'pip install fastllm-serve==1.4.0'", output: 'Successfully installed fastllm-serve-1.4.0' }] },
+    { role: 'assistant', text: 'We could try fastllm-serve. Install.', calls: [{ command: "ssh me@box1 'pip install fastllm-serve==1.4.0'", output: 'Successfully installed fastllm-serve-1.4.0' }] },
     { role: 'assistant', text: 'Start.', calls: [{ command: "ssh me@box1 'nohup fastllm-serve --model Qwen/Qwen2.5-7B-Instruct --port 9000 > serve.log 2>&1 & sleep 60; tail -3 serve.log'", output: 'Traceback (most recent call last):\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB' }] },
-    { role: 'assistant', text: 'OOM. A smaller context.', calls: [{ command: "ssh me@box1 'nohup fastllm-serve --model Qwen/Qwen2.5-7B-Instruct --port 9000 --max-context 8192 > serve.log 2>&1 & sleep 60; curl -s -o /dev/null -w \"%{http_code}\" localhost:9000/v1/models'", output: '200' }] },
+    { role: 'assistant', text: 'OOM. Fallback: we could also try mistral.rs. First, a smaller context.', calls: [{ command: "ssh me@box1 'nohup fastllm-serve --model Qwen/Qwen2.5-7B-Instruct --port 9000 --max-context 8192 > serve.log 2>&1 & sleep 60; curl -s -o /dev/null -w \"%{http_code}\" localhost:9000/v1/models'", output: '200' }] },
     { role: 'assistant', text: 'Serving with --max-context 8192.' },
   ],
 };
@@ -92,6 +92,12 @@ describe('serving stacks no rule file names', () => {
     const names = t.names('syn-unlisted-package');
     expect(names[0]).toBe('fastllm-serve==1.4.0 accepted');
     expect(t.candidate('syn-unlisted-package', 'fastllm-serve==1.4.0')?.evidence.length).toBeGreaterThan(1);
+  });
+
+  it('an unlisted stack proposed in prose is a lead, and one proposed then installed is the tried package', () => {
+    const names = t.names('syn-unlisted-package');
+    expect(names).toContain('mistral.rs untested');
+    expect(names.filter((n) => n.startsWith('fastllm-serve '))).toEqual([]);
   });
 
   it('a crate installed with cargo and launched is one too, rejected when it fails', () => {
