@@ -64,6 +64,18 @@ const CRATE: SyntheticSession = {
   ],
 };
 
+/** A release binary downloaded and run: named by its repository and tag. */
+const RELEASE: SyntheticSession = {
+  id: 'syn-unlisted-release',
+  title: 'A release binary downloaded and launched',
+  steps: [
+    GOAL,
+    { role: 'assistant', text: 'Fetch the release.', calls: [{ command: "ssh me@box1 'cd ~/bin && wget -q https://github.com/zetalabs/zserve/releases/download/v0.9.3/zserve-linux-x86_64.tar.gz && tar xzf zserve-linux-x86_64.tar.gz'", output: '' }] },
+    { role: 'assistant', text: 'Run it.', calls: [{ command: "ssh me@box1 'cd ~/bin && nohup ./zserve --model Qwen/Qwen2.5-7B-Instruct --port 9000 > z.log 2>&1 & sleep 30; curl -s localhost:9000/v1/models'", output: '{"object":"list","data":[{"id":"Qwen/Qwen2.5-7B-Instruct"}]}' }] },
+    { role: 'assistant', text: 'Serving.' },
+  ],
+};
+
 /** A notebook and a tracking server installed with pip and started on a port: tools, asked for no model. */
 const TOOLS: SyntheticSession = {
   id: 'syn-unlisted-tools',
@@ -75,7 +87,7 @@ const TOOLS: SyntheticSession = {
   ],
 };
 
-const t = syntheticTrees([IMAGES, SIDECARS, PACKAGE, CRATE, TOOLS], 'retrace-unknown-stacks-');
+const t = syntheticTrees([IMAGES, SIDECARS, PACKAGE, CRATE, RELEASE, TOOLS], 'retrace-unknown-stacks-');
 
 describe('serving stacks no rule file names', () => {
   it('an image run as a service is a candidate with the verdict its logs or checks give', () => {
@@ -102,6 +114,10 @@ describe('serving stacks no rule file names', () => {
 
   it('a crate installed with cargo and launched is one too, rejected when it fails', () => {
     expect(t.names('syn-unlisted-crate')).toEqual(['rustyllm-server rejected']);
+  });
+
+  it('a release binary downloaded and launched is a candidate named by its repository and tag', () => {
+    expect(t.names('syn-unlisted-release')).toEqual(['zserve@v0.9.3 accepted']);
   });
 
   it('packages started on a port that were asked for no model are tools', () => {
