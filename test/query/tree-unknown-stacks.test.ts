@@ -76,6 +76,25 @@ const RELEASE: SyntheticSession = {
   ],
 };
 
+const COMPOSE_FILE = 'services:\n  llm:\n    image: zetalabs/zserve:0.9.3\n    command: serve Qwen/Qwen2.5-7B-Instruct --port 9000\n    ports: ["9000:9000"]\n  cache:\n    image: redis:7\n';
+const MANIFEST = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: llm}\nspec:\n  template:\n    spec:\n      containers:\n        - name: llm\n          image: acmeai/fastserve:2.1\n          args: ["--model", "Qwen/Qwen2.5-7B-Instruct", "--port", "9000"]\n          ports: [{containerPort: 9000}]\n';
+
+/** A compose service and a Deployment of unlisted images: the cache beside the server is none. */
+const ORCHESTRATED: SyntheticSession = {
+  id: 'syn-unlisted-orchestrated',
+  title: 'Unlisted images under compose and Kubernetes',
+  steps: [
+    GOAL,
+    { role: 'assistant', text: 'Compose file.', calls: [{ command: '', tool: 'Write', input: { file_path: '/srv/stack/compose.yaml', content: COMPOSE_FILE }, output: 'ok' }] },
+    { role: 'assistant', text: 'Up.', calls: [{ command: 'cd /srv/stack && docker compose up -d', output: ' ✔ Container stack-llm-1  Started' }] },
+    { role: 'assistant', text: 'Check.', calls: [{ command: 'curl -s localhost:9000/v1/models', output: '{"object":"list","data":[{"id":"Qwen/Qwen2.5-7B-Instruct"}]}' }] },
+    { role: 'assistant', text: 'Now on the cluster.', calls: [{ command: '', tool: 'Write', input: { file_path: '/srv/k8s/llm.yaml', content: MANIFEST }, output: 'ok' }] },
+    { role: 'assistant', text: 'Apply.', calls: [{ command: 'kubectl apply -f /srv/k8s/llm.yaml', output: 'deployment.apps/llm created' }] },
+    { role: 'assistant', text: 'Logs.', calls: [{ command: 'kubectl logs deploy/llm --tail 5', output: 'RuntimeError: CUDA error: no kernel image is available for execution on the device' }] },
+    { role: 'assistant', text: 'No kernels on the cluster GPUs.' },
+  ],
+};
+
 /** A notebook and a tracking server installed with pip and started on a port: tools, asked for no model. */
 const TOOLS: SyntheticSession = {
   id: 'syn-unlisted-tools',
@@ -87,7 +106,7 @@ const TOOLS: SyntheticSession = {
   ],
 };
 
-const t = syntheticTrees([IMAGES, SIDECARS, PACKAGE, CRATE, RELEASE, TOOLS], 'retrace-unknown-stacks-');
+const t = syntheticTrees([IMAGES, SIDECARS, ORCHESTRATED, PACKAGE, CRATE, RELEASE, TOOLS], 'retrace-unknown-stacks-');
 
 describe('serving stacks no rule file names', () => {
   it('an image run as a service is a candidate with the verdict its logs or checks give', () => {
@@ -98,6 +117,10 @@ describe('serving stacks no rule file names', () => {
 
   it('a tool image, a cache, a proxy and a chat UI are no candidates', () => {
     expect(t.names('syn-unlisted-sidecars')).toEqual(['vllm/vllm-openai:v0.9.2 accepted']);
+  });
+
+  it('a compose service and a Deployment are candidates; a Deployment whose logs fail as a model server fails, though its command names no model', () => {
+    expect(t.names('syn-unlisted-orchestrated')).toEqual(['zetalabs/zserve:0.9.3 accepted', 'acmeai/fastserve:2.1 rejected']);
   });
 
   it('a package installed and launched as a server is a candidate named by its spec', () => {
