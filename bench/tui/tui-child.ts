@@ -1,4 +1,3 @@
-import { createElement } from 'react';
 import { createTuiServices } from '../../src/cli/tui-services.js';
 import { Database } from '../../src/store/database.js';
 import { emitResult } from '../lib/child.js';
@@ -37,12 +36,19 @@ if (!dbPath || !sessionId) throw new Error('usage: tui-child.js DB SESSION [KEYS
 // Ink draws nothing until exit when it believes it runs in CI; this is an interactive session.
 delete process.env['CI'];
 delete process.env['CONTINUOUS_INTEGRATION'];
+// What `retrace tui` runs (loadTui): React's production build. Unset, React runs its development
+// checks, which users never pay and which were half of this figure's render time.
+// React is imported only after this line (a static import would load its development build first).
+process.env['NODE_ENV'] ??= 'production';
+const { createElement } = await import('react');
 const { render } = await import('ink');
 const { App } = await import('../../src/tui/App.js');
 
 const QUIET_MS = 40;
 /** A status line still waiting for a service: not settled yet. */
 const BUSY = /loading…|searching for/;
+/** The cursor on a row whose page is still being read (drawn `…`): Enter there would open nothing. */
+const ROW_PENDING = /^\s*›\s*…\s*$/m;
 const NO_FRAME_MS = 1000;
 const COLUMNS = 120;
 const ROWS = 40;
@@ -77,7 +83,7 @@ function settled(since: number, timeoutMs: number): Promise<Write | null> {
       const last = frames.at(-1) ?? null;
       const now = performance.now();
       const quiet = last ? now - last.at >= QUIET_MS : now - since >= NO_FRAME_MS;
-      if ((quiet && !BUSY.test(statusLine())) || now > deadline) {
+      if ((quiet && !BUSY.test(statusLine()) && !ROW_PENDING.test(stdout.lastFrame())) || now > deadline) {
         resolve(last);
         return;
       }

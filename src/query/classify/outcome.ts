@@ -15,6 +15,10 @@ export interface RunFacts {
   /** Whether the exit code belongs to this action (it is the last one the call ran), or to a later one. */
   ownsExit: boolean;
   background: boolean;
+  /** A server started in the foreground whose call came back, its own exit status hidden (piped into a filter, `|| true`). */
+  serverReturned?: boolean;
+  /** The call's zero exit is a later command's (a filter, `|| true`), not this one's. */
+  exitHidden?: boolean;
 }
 
 export interface HealthReading {
@@ -23,14 +27,43 @@ export interface HealthReading {
   line: string;
 }
 
+/**
+ * The status code a `curl -w FORMAT` printed, found where the format puts it: `-w '%{http_code} %{time_total}s'`
+ * prints `200 2.914s`, `-w '\nHTTP %{http_code} in %{time_total}s'` prints `HTTP 200 in 1.2s` after the body.
+ * A format that is the code alone says nothing about where it stands (the generic reading takes it); the
+ * last place the format matches is curl's own, since it writes after the body.
+ */
+export function writeOutCode(output: string, format: string | null): { value: string; line: string } | null {
+  if (!format || !/%\{(?:http_code|response_code)\}/.test(format)) return null;
+  const parts = format.split(/(%\{\w+\}|\\[nrt])/).filter((part) => part !== '');
+  if (!parts.some((part) => !/^(?:%\{(?:http_code|response_code)\}|\\[nrt]|\s+)$/.test(part))) return null;
+  const pattern = parts
+    .map((part) => {
+      if (/^%\{(?:http_code|response_code)\}$/.test(part)) return '(?<!\\d)([1-5]\\d\\d)(?!\\d)';
+      if (/^%\{\w+\}$/.test(part)) return '[^\\n]*?';
+      if (/^\\[nrt]$/.test(part)) return '\\s*';
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
+  const found = [...output.matchAll(new RegExp(pattern, 'g'))].at(-1);
+  if (!found) return null;
+  const codeAt = found.index + found[0].indexOf(found[1] as string);
+  const start = output.lastIndexOf('\n', codeAt) + 1;
+  const end = output.indexOf('\n', codeAt);
+  return { value: found[1] as string, line: output.slice(start, end === -1 ? undefined : end).trim() };
+}
+
 /** What a health check's output says: an HTTP code, a model list, an answered completion. */
-export function readHealth(output: string | null): HealthReading | null {
+export function readHealth(output: string | null, writeOut: string | null = null): HealthReading | null {
   if (!output) return null;
   const models = /"object"\s*:\s*"list"/.test(output) ? /"id"\s*:\s*"([^"]+)"/.exec(output) : null;
   if (models) return { ok: true, label: `model listed: ${models[1] as string}`, line: `"id": "${models[1] as string}"` };
   // Triton's generate endpoint answers with `text_output`.
   const generated = /"text_output"\s*:\s*"((?:[^"\\]|\\.){0,60})/.exec(output);
   if (generated && !/"choices"\s*:\s*\[/.test(output)) return { ok: true, label: `completion answered "${(generated[1] as string).trim()}"`, line: generated[0] };
+  // Ollama's generate and chat endpoints answer with `response` (or an assistant `message`).
+  const ollama = /"response"\s*:\s*"((?:[^"\\]|\\.){1,60})/.exec(output) ?? /"role"\s*:\s*"assistant"\s*,\s*"content"\s*:\s*"((?:[^"\\]|\\.){1,60})/.exec(output);
+  if (ollama && !/"choices"\s*:\s*\[/.test(output)) return { ok: true, label: `completion answered "${(ollama[1] as string).trim()}"`, line: ollama[0] };
   if (/"choices"\s*:\s*\[/.test(output)) {
     const content = /"(?:content|text)"\s*:\s*"((?:[^"\\]|\\.){0,60})/.exec(output);
     return { ok: true, label: content ? `completion answered "${content[1] as string}"` : 'completion answered', line: content?.[0] ?? '"choices": […]' };
@@ -38,6 +71,8 @@ export function readHealth(output: string | null): HealthReading | null {
   // A load generator's summary (`Successful requests: 50`, `Output token throughput (tok/s): 41.2`): the server answered its requests.
   const served = /^[ \t]*(?:Successful requests|(?:Output |Total |Request |Input )?(?:token )?throughput\b[^:\n]*)[ \t]*:[ \t]*(\d+(?:\.\d+)?)[^\n]*$/im.exec(output);
   if (served) return { ok: Number(served[1]) > 0, label: `benchmark answered: ${served[0].trim().replace(/\s+/g, ' ')}`, line: served[0].trim() };
+  const written = writeOutCode(output, writeOut);
+  if (written) return { ok: /^2\d\d$/.test(written.value), label: `health ${written.value}`, line: written.line };
   // A status code on its own line, maybe after the word a `-w` format put before it (`ready 200`, `health: 200`).
   // Only words a check prints there: a metric line (`go_threads 105`) is no status code.
   const code = /^\s*(?:(?:health|healthz|ready|readiness|live|liveness|status|code|http_code|http|response|models|api)[:=]?\s*|HTTP\/[\d.]+\s+)?([0-5]\d\d)\s*$/im.exec(output) ?? /HTTP\/[\d.]+ (\d{3})/.exec(output);
@@ -52,7 +87,7 @@ export function readHealth(output: string | null): HealthReading | null {
   return null;
 }
 
-export function decideOutcome(kind: ActionKind, run: RunFacts, hits: readonly SignatureHit[]): Outcome {
+export function decideOutcome(kind: ActionKind, run: RunFacts, hits: readonly SignatureHit[], writeOut: string | null = null): Outcome {
   if (run.timedOut || hits.some((h) => h.effect === 'timeout')) return 'timeout';
   const decisive = hits.filter((h) => h.decisive);
   const exit = run.ownsExit ? run.exitCode : null;
@@ -66,14 +101,18 @@ export function decideOutcome(kind: ActionKind, run: RunFacts, hits: readonly Si
     return noRecord ? 'unknown' : run.ownsExit ? 'unknown' : 'positive';
   }
   if (kind === 'health') {
-    const reading = readHealth(run.output);
+    const reading = readHealth(run.output, writeOut);
     if (reading) return reading.ok ? 'ok' : 'failed';
     if (failedExit || decisive.some((h) => h.effect === 'failure')) return 'failed';
+    // Piped into a parser (`curl -s …/api/tags | jq -r '.models[].name'`): what it printed is the answer.
+    if (run.exitHidden && run.output?.trim() && !hits.some((h) => h.effect === 'failure')) return 'ok';
     return exit === 0 ? 'ok' : 'unknown';
   }
   if (decisive.some((h) => h.effect === 'failure' || h.effect === 'negative')) return 'failed';
   if (failedExit || (run.ownsExit && run.status === 'error')) return 'failed';
   if (decisive.some((h) => h.effect === 'success' || h.effect === 'ready')) return 'ok';
+  // Its output is all there is to read: with no line that says it came up, the server that returned has stopped.
+  if (run.serverReturned && !hits.some((h) => h.effect === 'ready' || h.effect === 'success')) return 'failed';
   if (exit === 0) return 'ok';
   if (!run.ownsExit) return 'ok';
   if (run.exitCode === null && run.status === 'completed' && kind !== 'pull' && kind !== 'download') return 'ok';

@@ -69,7 +69,8 @@ function launcherOf(view: CommandView, pick: (framework: Framework) => readonly 
       // `vllm.entrypoints.cli.main bench serve`: a benchmark subcommand runs a client against a server, it serves nothing.
       if (/^bench(?:mark)?$/.test(args[0] ?? '')) continue;
       if (launcher.subcommand !== null && args[0] !== launcher.subcommand) continue;
-      if (launcher.subcommand === null && args.some((a) => a === '--version' || a === '--help' || a === '-h')) continue;
+      // Asking a launcher for its help or version (`lmdeploy serve api_server --help`) starts nothing.
+      if (args.some((a) => a === '--version' || a === '--help' || a === '-h')) continue;
       return { framework, modelAfter: launcher.modelPosition, args };
     }
   }

@@ -51,10 +51,14 @@ export class SessionState {
   /** Learns from a shell command line before its commands are classified. */
   observeCommands(commands: readonly ParsedCommand[], text: string, output: string | null, host: string | null): void {
     const real = commands.filter((c) => c.program !== '' && c.program !== 'cd' && c.program !== 'echo');
-    const only = real.length === 1 ? real[0] : undefined;
-    if (only && SHELL_READ.test(only.program) && only.pipelinePosition === 0) {
-      const files = only.argv.slice(1).filter((a) => !a.startsWith('-') && FILE_LIKE.test(a));
-      if (files.length === 1 && (only.program === 'cat' || only.argv.includes('-n'))) this.context.files.observeShellRead(files[0] as string, output);
+    // A whole-file read is the call's only command, or its last one (`ls -la ~/stack && cat ~/stack/compose.yml`):
+    // then the output ends with the file, after what the commands before it printed (a compose file's
+    // `image:` lines and a Modelfile's FROM are still read from it).
+    const reader = real.at(-1);
+    const readsAlone = reader !== undefined && (real.length === 1 || !real.slice(0, -1).some((c) => SHELL_READ.test(c.program)));
+    if (reader && readsAlone && SHELL_READ.test(reader.program) && reader.pipelinePosition === 0 && reader.redirects.every((r) => !r.op.startsWith('>'))) {
+      const files = reader.argv.slice(1).filter((a) => !a.startsWith('-') && FILE_LIKE.test(a));
+      if (files.length === 1 && (reader.program === 'cat' || reader.argv.includes('-n'))) this.context.files.observeShellRead(files[0] as string, output);
     }
     for (const command of commands) {
       // A file written from a here-document (`sudo tee /etc/systemd/system/x.service <<EOF`, `cat > f <<EOF`) is known like one written with a tool.

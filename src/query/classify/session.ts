@@ -82,6 +82,8 @@ export interface ActionRecord {
   options?: string | null;
   /** The host a remote docker engine runs on (`DOCKER_HOST=ssh://…`): where its containers listen (not stored). */
   dockerHost?: string | null;
+  /** The log file a launch writes (`> ~/vllm.log`, `| tee srv.log`) or a read reads (`tail -n 50 ~/vllm.log`) (not stored). */
+  logFile?: string | null;
 }
 
 export interface ClassifiedSession {
@@ -151,15 +153,25 @@ export class SessionClassifier {
     // Containers started by this call are known to its own later commands (`docker run -d --name x … && docker exec x …`).
     this.containers.learn(classified, { output: null });
     const emitted: ActionRecord[] = [];
+    const hidden = hiddenExits(parsed);
+    const logs = logFiles(parsed);
     classified.forEach(({ command, match, place }, index) => {
       const last = index === classified.length - 1;
+      // A zero from a pipeline's filter, a `|| true` or a `; echo done` says nothing of this command.
+      const exitHidden = hidden.has(command) && call.exitCode === 0;
+      const background = command.background || Boolean(command.dockerRun?.detached) || command.children.some((c) => c.background);
       const action = this.emit(call, match, place, {
         commandSeq: seqOf.get(command) ?? null,
         command: displayText(command.argv),
-        ownsExit: last || command.connector === '||',
-        background: command.background || Boolean(command.dockerRun?.detached) || command.children.some((c) => c.background),
+        ownsExit: (last || command.connector === '||') && !exitHidden,
+        // A server run in the foreground whose call came back (`docker run --rm IMAGE … | tail -n 40`) is no longer running.
+        serverReturned: exitHidden && match.rule === 'container-serve' && !background && !call.timedOut,
+        exitHidden,
+        writeOut: curlWriteOut(command.argv),
+        background,
       });
       this.state.annotate(action, command, this.containers);
+      action.logFile = logs.get(command) ?? null;
       emitted.push(action);
     });
     this.containers.learn(classified, call);
@@ -193,11 +205,12 @@ export class SessionClassifier {
   }
 
   private emit(call: CallRecord, match: RuleMatch, place: { host: string | null; user: string | null; container: string | null; image: string | null }, extra: {
-    commandSeq: number | null; command: string; ownsExit: boolean; background: boolean;
+    commandSeq: number | null; command: string; ownsExit: boolean; background: boolean; writeOut?: string | null; serverReturned?: boolean; exitHidden?: boolean;
   }): ActionRecord {
     const hits = scanSignatures(call.output, match.kind);
     const facts = FACT_KINDS.has(match.kind) ? extractFacts(call.output) : [];
-    const health = match.kind === 'health' ? readHealth(call.output) : null;
+    const writeOut = extra.writeOut ?? null;
+    const health = match.kind === 'health' ? readHealth(call.output, writeOut) : null;
     const image = match.image ?? place.image ?? (place.container ? this.containers.imageOf(place.host, place.container) : null);
     const action: ActionRecord = {
       seq: this.actions.length,
@@ -226,7 +239,7 @@ export class SessionClassifier {
       exitCode: call.exitCode,
       timedOut: call.timedOut,
       background: extra.background,
-      outcome: decideOutcome(match.kind, { exitCode: call.exitCode, timedOut: call.timedOut, status: call.status, output: call.output, ownsExit: extra.ownsExit, background: extra.background }, hits),
+      outcome: decideOutcome(match.kind, { exitCode: call.exitCode, timedOut: call.timedOut, status: call.status, output: call.output, ownsExit: extra.ownsExit, background: extra.background, serverReturned: extra.serverReturned ?? false, exitHidden: extra.exitHidden ?? false }, hits, writeOut),
       hits,
       facts,
       evidence: evidenceLines(hits, facts, health),
@@ -241,6 +254,43 @@ export class SessionClassifier {
   }
 }
 
+/**
+ * The commands whose exit status the call's does not carry: one piped into a later stage (the
+ * pipeline's status is its last command's), or followed at its level by a command not joined with
+ * `&&` (`cmd || true`, `cmd; echo done`), and everything such a command carries.
+ */
+function hiddenExits(commands: readonly ParsedCommand[], inherited = false, found = new Set<ParsedCommand>()): Set<ParsedCommand> {
+  commands.forEach((command, index) => {
+    const hidden = inherited || commands.slice(index + 1).some((later) => later.connector !== '&&');
+    if (hidden) found.add(command);
+    const carried = command.children.filter((child) => child.via !== 'substitution');
+    hiddenExits(carried, hidden, found);
+    hiddenExits(command.children.filter((child) => child.via === 'substitution'), true, found);
+  });
+  return found;
+}
+
+const LOG_READERS = new Set(['tail', 'cat', 'head', 'less', 'grep', 'egrep', 'rg']);
+
+/**
+ * The log file each command writes or reads: a launch's stdout redirected to a file (`> ~/vllm.log 2>&1`)
+ * or piped through `tee FILE`, and a reader's file (`tail -n 40 ~/vllm.log`, `grep -i error srv.log`).
+ * Carried commands write where their carrier does.
+ */
+function logFiles(commands: readonly ParsedCommand[], inherited: string | null = null, found = new Map<ParsedCommand, string>()): Map<ParsedCommand, string> {
+  commands.forEach((command, index) => {
+    const redirected = command.redirects.find((r) => /^(?:\d?>>?|&>>?)$/.test(r.op) && r.op !== '2>' && r.op !== '2>>' && r.target !== '' && !r.target.startsWith('/dev/'))?.target;
+    const teed = commands.slice(index + 1).find((later, offset) => later.program === 'tee' && commands.slice(index + 1, index + 2 + offset).every((c) => c.connector === '|'));
+    const teeFile = teed?.argv.slice(1).find((a) => !a.startsWith('-')) ?? null;
+    const positionals = command.argv.slice(1).filter((a) => !a.startsWith('-') && !/^\d+$/.test(a));
+    const read = LOG_READERS.has(command.program) && command.pipelinePosition === 0 && positionals.length > (command.program === 'grep' || command.program === 'egrep' || command.program === 'rg' ? 1 : 0) ? positionals.at(-1) ?? null : null;
+    const file = redirected ?? teeFile ?? read ?? inherited;
+    if (file) found.set(command, file);
+    logFiles(command.children.filter((child) => child.via !== 'substitution'), redirected ?? teeFile ?? inherited, found);
+  });
+  return found;
+}
+
 function flattenParsed(commands: readonly ParsedCommand[]): ParsedCommand[] {
   return commands.flatMap((command) => [command, ...flattenParsed(command.children)]);
 }
@@ -249,6 +299,17 @@ export function classifySession(calls: readonly CallRecord[]): ClassifiedSession
   const classifier = new SessionClassifier();
   for (const call of calls) classifier.add(call);
   return classifier.result();
+}
+
+/** The format of `curl -w FORMAT` (`--write-out`, `-wFORMAT`): where in the output curl printed the status code. */
+function curlWriteOut(argv: readonly string[]): string | null {
+  if (!/(?:^|\/)curl$/.test(argv[0] ?? '')) return null;
+  for (const [index, arg] of argv.entries()) {
+    if (arg === '-w' || arg === '--write-out') return argv[index + 1] ?? null;
+    if (arg.startsWith('--write-out=')) return arg.slice('--write-out='.length);
+    if (/^-w./.test(arg)) return arg.slice(2);
+  }
+  return null;
 }
 
 function displayText(argv: readonly string[]): string {

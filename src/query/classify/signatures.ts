@@ -21,6 +21,8 @@ export interface SignatureHit {
 }
 
 const MAX_SCANNED_LINES = 5000;
+/** The level a log line was written at, where it says (`INFO 04-08 10:06:24 [x.py:1]`, `level=info`, `[WARNING]`, `WARNING:`). */
+const LOG_LEVEL = /^(?:\S*\s*\|\s*)?(?:\([^)]*\)\s*)?(?:\[?\d[\d:TZ.+-]*\]?\s+)?\[?(INFO|DEBUG|TRACE|WARN(?:ING)?|ERROR|CRITICAL|FATAL)\b|\blevel=(info|debug|warn(?:ing)?|error)\b/i;
 
 interface Scanner {
   /** Every keyword of every signature, one alternation: a single pass finds the lines worth trying. */
@@ -96,6 +98,10 @@ export function scanSignatures(output: string | null, kind: ActionKind, rules: R
       if (!signature.keywords.some((keyword) => lower.includes(keyword))) continue;
       const match = signature.pattern.exec(line);
       if (!match) continue;
+      // A log line at an informational level is no failure ("INFO … custom allreduce is disabled because it's not supported");
+      // a warning is none for a catch-all (pip's "WARNING: Package(s) not found" still is what it says).
+      const level = LOG_LEVEL.exec(line)?.[1]?.toUpperCase() ?? null;
+      if ((signature.effect === 'failure' || signature.effect === 'negative') && level !== null && (/^(?:INFO|DEBUG|TRACE)$/.test(level) || (level.startsWith('WARN') && signature.generic))) break;
       const label = renderLabel(signature.labels, match);
       const key = `${signature.name}\u0000${label}`;
       if (!seen.has(key)) {

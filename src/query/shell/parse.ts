@@ -37,6 +37,39 @@ function shellScriptArgument(argv: readonly string[]): string | null {
   return null;
 }
 
+/** Options of tmux's session and window commands, and of screen, that take a value (the rest is the command). */
+const TMUX_VALUE_OPTIONS = new Set(['-s', '-n', '-c', '-t', '-x', '-y', '-e', '-F', '-f', '-L', '-S']);
+const SCREEN_VALUE_OPTIONS = new Set(['-S', '-L', '-Logfile', '-c', '-e', '-h', '-p', '-s', '-t', '-T']);
+
+/**
+ * The command a terminal multiplexer starts detached, which keeps running after the call:
+ * `tmux new -d -s srv 'python main.py'`, `tmux send-keys -t srv 'vllm serve M' Enter`,
+ * `screen -dmS srv vllm serve M`. Null when the command starts nothing (`tmux ls`, `screen -r`).
+ */
+function sessionScript(argv: readonly string[]): string | null {
+  const program = basename(argv[0] ?? '');
+  let i: number;
+  const values = program === 'tmux' ? TMUX_VALUE_OPTIONS : program === 'screen' ? SCREEN_VALUE_OPTIONS : null;
+  if (values === null) return null;
+  if (program === 'tmux') {
+    const verb = argv[1] ?? '';
+    if (!/^(?:new|new-session|neww|new-window|send-keys|send)$/.test(verb)) return null;
+    i = 2;
+  } else {
+    // screen starts a command only with -dm / -Dm (detached); `screen -r`, `screen -ls` attach or list.
+    if (!argv.slice(1).some((a) => /^-[dD]m/.test(a) || a === '-m')) return null;
+    i = 1;
+  }
+  // Short flags run together take a value when the last one does (`screen -dmS srv`).
+  const takesValue = (arg: string): boolean => values.has(arg) || (/^-[A-Za-z]{2,}$/.test(arg) && values.has(`-${arg.at(-1) as string}`));
+  while (i < argv.length && (argv[i] as string).startsWith('-')) i += takesValue(argv[i] as string) ? 2 : 1;
+  let rest = argv.slice(i);
+  // send-keys ends with the key that runs the line.
+  if (program === 'tmux' && /^send/.test(argv[1] ?? '')) rest = rest.filter((key) => !/^(?:Enter|C-m|KPEnter)$/.test(key));
+  if (rest.length === 0) return null;
+  return rest.length === 1 ? (rest[0] as string) : quote(rest);
+}
+
 function readsScriptFromStdin(argv: readonly string[]): boolean {
   return argv.slice(1).every((arg) => arg.startsWith('-') && !arg.slice(1).includes('c'));
 }
@@ -107,6 +140,15 @@ function fromWords(
       command.carrier = 'shell';
       nested(stdin, place, 'heredoc');
     }
+    return command;
+  }
+  const session = sessionScript(argv);
+  if (session !== null) {
+    command.carrier = 'shell';
+    command.background = true;
+    const inner = parseScript(session, place, 'sh -c', depth + 1);
+    for (const child of inner) child.background = true;
+    command.children.push(...inner);
     return command;
   }
   if (CONTAINER_ENGINES.has(program)) {

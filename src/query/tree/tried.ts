@@ -32,6 +32,15 @@ interface Serving {
   host: string | null;
   port: number | null;
   candidate: TriedCandidate;
+  /** The file the launch wrote its log to. */
+  logFile: string | null;
+}
+
+/** Two spellings of one file: `~/vllm.log` and `/home/me/vllm.log`, or a relative `vllm.log` read in the launch's directory. */
+function sameFile(a: string, b: string): boolean {
+  const norm = (path: string): string => path.replace(/^\/home\/[^/]+\//, '~/').replace(/^\/root\//, '~/').replace(/^\.\//, '');
+  const [x, y] = [norm(a), norm(b)];
+  return x === y || (!/^[/~]/.test(x) && y.endsWith(`/${x}`)) || (!/^[/~]/.test(y) && x.endsWith(`/${y}`));
 }
 
 function frameworkSpec(action: TreeAction): string | null {
@@ -83,6 +92,15 @@ class Collector {
       (this.containers.get(action.service) as TriedCandidate).actions.push(action);
       return;
     }
+    // A read of the log a launch wrote (`nohup vllm serve … > ~/vllm.log &`, then `tail ~/vllm.log`) that shows a failure, any failure, belongs to that launch.
+    const logFile = action.logFile ?? null;
+    if (!action.image && action.kind === 'inspect' && logFile && action.hits.some((h) => h.effect === 'failure')) {
+      const writer = this.serving.filter((s) => s.logFile !== null && s.host === (action.dockerHost ?? action.host) && sameFile(s.logFile, logFile)).at(-1);
+      if (writer) {
+        writer.candidate.actions.push(action);
+        return;
+      }
+    }
     // A log read on a host (`tail server.log`, `journalctl -u …`) that shows a failure belongs to what was last served there.
     if (!action.image && !action.service && action.kind === 'inspect' && action.hits.some((h) => h.effect === 'failure' && !signatureNamed(h.name)?.generic)) {
       this.serving.filter((s) => s.host === (action.dockerHost ?? action.host)).at(-1)?.candidate.actions.push(action);
@@ -104,7 +122,7 @@ class Collector {
     if (action.image && action.service && (action.kind === 'serve' || action.kind === 'cluster')) this.containers.set(action.service, owner);
     // A sidecar container (a proxy, a chat UI: a service's image) serves no model: a check through it reaches the server behind it.
     const sidecar = action.image !== null && frameworkById(action.framework)?.kind === 'service';
-    if (action.kind === 'serve' && !sidecar) this.serving.push({ host: action.dockerHost ?? action.host, port: action.port, candidate: owner });
+    if (action.kind === 'serve' && !sidecar) this.serving.push({ host: action.dockerHost ?? action.host, port: action.port, candidate: owner, logFile: action.logFile ?? null });
   }
 
   /**
@@ -122,9 +140,16 @@ class Collector {
   }
 
   private health(action: TreeAction): void {
+    // A check run inside a container (`docker exec srv vllm bench serve …`) against its own localhost checks that container.
+    const inside = action.container && action.targetHost === null ? this.containers.get(action.container) : undefined;
+    if (inside) {
+      inside.actions.push(action);
+      return;
+    }
     const host = action.targetHost ?? action.host;
     const matches = this.serving.filter((s) => s.host === host && (s.port === action.port || s.port === null || action.port === null));
-    const exact = matches.filter((s) => s.port === action.port);
+    // A check that names no port matches no launch exactly: the last server on the host is the one it reached.
+    const exact = action.port === null ? [] : matches.filter((s) => s.port === action.port);
     (exact.length > 0 ? exact : matches.length > 0 ? matches : this.behindProxy(action)).at(-1)?.candidate.actions.push(action);
   }
 

@@ -111,6 +111,30 @@ function notAVerdict(sentence: string): boolean {
   return slow !== null && fix !== null && fix.index > slow.index;
 }
 const THROUGHPUT = /\d+(?:\.\d+)?\s*(?:tok(?:en)?s?\/s|tokens? (?:per|a) second|t\/s)\b/i;
+const RATE_UNIT = String.raw`\s*(?:tok(?:en)?s?\/s(?:ec)?|tokens? (?:per|a) second|t\/s)\b`;
+const RATES = new RegExp(String.raw`(\d+(?:\.\d+)?)${RATE_UNIT}`, 'gi');
+/** The rate a user asks for: "at least 10 tok/s", "20+ tokens/s", "needs 15 tok/s", "a minimum of 8 t/s". */
+const TARGET_RATE = new RegExp(String.raw`(?:(?:at least|minimum(?: of)?|min\.?|no less than|>=?|≥|needs?(?: to (?:do|hit|reach|get))?(?: at least)?|target(?: of|:)?)\s*~?(\d+(?:\.\d+)?)\s*\+?|(\d+(?:\.\d+)?)\s*\+)${RATE_UNIT}`, 'i');
+
+/** The lowest rate the user asked for in their messages before `before`, if they named one. */
+function targetRate(messages: readonly TreeMessage[], before: number): number | null {
+  const targets = messages
+    .filter((m) => m.role === 'user' && m.ordinal < before)
+    .map((m) => TARGET_RATE.exec(m.text))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1] ?? m[2]));
+  return targets.length > 0 ? Math.min(...targets) : null;
+}
+
+/**
+ * Whether a sentence measures a rate below the target (a number only, no word for it: "generation runs
+ * at 4.2 T/s"): every rate it gives is below, and it is no table row (a table compares several setups).
+ */
+function belowTarget(sentence: string, target: number | null): boolean {
+  if (target === null || /^\s*\|/.test(sentence)) return false;
+  const rates = [...sentence.matchAll(RATES)].map((m) => Number(m[1]));
+  return rates.length > 0 && rates.every((rate) => rate < target);
+}
 
 /**
  * A candidate that served but was judged too slow: the assistant's next words after its last
@@ -129,6 +153,9 @@ function tooSlow(actions: readonly TreeAction[], messages: readonly TreeMessage[
       // A summary's "Rejected: X (…too slow…)" judges X, not this candidate.
       if (notAVerdict(sentence) || ((mentions(sentence, others) || LISTS_REJECTED.test(sentence)) && !mentions(sentence, names))) continue;
       if (SLOW_CUE.test(sentence) && (THROUGHPUT.test(sentence) || /\bslow/i.test(sentence))) return { ordinal: message.ordinal, sentence: clip(sentence.replace(/[`*]/g, ''), 200) };
+      // A rate under the one the user asked for is too slow, whatever words come with it.
+      const target = targetRate(messages, message.ordinal);
+      if (belowTarget(sentence, target)) return { ordinal: message.ordinal, sentence: `${clip(sentence.replace(/[`*]/g, ''), 200)} (below the ${target as number} tok/s asked for)` };
       if (!measured && THROUGHPUT.test(sentence)) measured = { ordinal: message.ordinal, sentence: clip(sentence.replace(/[`*]/g, ''), 200) };
     }
   }
