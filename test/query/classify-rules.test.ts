@@ -6,8 +6,9 @@ import type { RuleMatch } from '../../src/query/classify/view.js';
 import { parseCommandLine } from '../../src/query/shell/index.js';
 
 /** Every action a command line yields, as the rules classify it (with the files the session wrote, if any). */
-function classify(line: string, tool = 'bash', files: Record<string, string> = {}, workload: string | null = null): RuleMatch[] {
+function classify(line: string, tool = 'bash', files: Record<string, string> = {}, workload: string | null = null, installed: readonly string[] = []): RuleMatch[] {
   const context = new SessionContext();
+  for (const spec of installed) context.packageInstalled(spec.split(/[=<>@]/)[0] as string, spec);
   for (const [path, content] of Object.entries(files)) context.files.observeTool('Write', JSON.stringify({ file_path: path, content }), 'ok');
   if (workload) context.rolledTo(workload);
   return classifyCommands(parseCommandLine(line), tool, '{}', context).map((c) => c.match);
@@ -51,6 +52,8 @@ interface Example {
   files?: Record<string, string>;
   /** The image the session's Kubernetes workload was last rolled to. */
   workload?: string;
+  /** Packages of no known framework the session installed before the command (specs as typed). */
+  installed?: string[];
 }
 
 /** At least one positive example per rule; several also show what the rule must not claim. */
@@ -186,6 +189,13 @@ const EXAMPLES: Record<string, Example[]> = {
     { line: 'python3 -m pip install -U --index-url https://mirror/simple huggingface_hub', expect: { kind: 'install', subject: 'huggingface_hub', framework: null } },
     { line: 'sudo apt-get install -y nvtop', expect: { kind: 'install', subject: 'nvtop' } },
     { line: 'uv pip install vllm==0.10.1', expect: { kind: 'install', framework: 'vllm' } },
+    { line: 'cargo install --locked rustyllm-server', expect: { kind: 'install', subject: 'rustyllm-server', framework: null } },
+    { line: 'npm install -g @acme/llm-gateway', expect: { kind: 'install', subject: '@acme/llm-gateway' } },
+  ],
+  'installed-serve': [
+    { line: 'nohup fastllm-serve --model Qwen/Qwen2.5-7B-Instruct --port 9000 > serve.log 2>&1 &', installed: ['fastllm-serve==1.4.0'], expect: { kind: 'serve', subject: 'Qwen/Qwen2.5-7B-Instruct', model: 'Qwen/Qwen2.5-7B-Instruct', port: 9000, framework: null } },
+    { line: 'python3 -m fastllm_serve.api --host 0.0.0.0 --port 9001', installed: ['fastllm-serve'], expect: { kind: 'serve', port: 9001 } },
+    { line: 'zeta-local serve Qwen/Qwen2.5-7B-Instruct', installed: ['zeta'], expect: { kind: 'serve', model: 'Qwen/Qwen2.5-7B-Instruct' } },
   ],
   'env-probe': [
     { line: 'pip show vllm', expect: { kind: 'probe', subject: 'vllm', framework: 'vllm' } },
@@ -227,7 +237,7 @@ describe('classification rules: one test per rule', () => {
   for (const rule of RULES) {
     it(`${rule.name}: ${rule.description}`, () => {
       for (const example of EXAMPLES[rule.name] ?? []) {
-        const matches = example.tool && example.line === '' ? [classifyTool(example.tool, example.input ?? '{}')].filter((m): m is RuleMatch => m !== null) : classify(example.line, 'bash', example.files, example.workload ?? null);
+        const matches = example.tool && example.line === '' ? [classifyTool(example.tool, example.input ?? '{}')].filter((m): m is RuleMatch => m !== null) : classify(example.line, 'bash', example.files, example.workload ?? null, example.installed ?? []);
         if (example.expect === null) {
           expect(matches, example.line).toHaveLength(example.actions ?? 0);
           expect(matches.some((m) => m.rule === 'other' || m.rule === rule.name), example.line).toBe(false);
@@ -242,6 +252,12 @@ describe('classification rules: one test per rule', () => {
 });
 
 describe('classification: what rules must not claim', () => {
+  it('an installed package\'s program asked for its version, or a program nothing installed, is no serve', () => {
+    expect(classify('fastllm-serve --version', 'bash', {}, null, ['fastllm-serve==1.4.0']).map((m) => m.rule)).toEqual(['other']);
+    expect(classify('fastllm-serve --model Qwen/Qwen2.5-7B-Instruct --port 9000').map((m) => m.rule)).toEqual(['other']);
+    expect(classify('jq --port 1', 'bash', {}, null, ['fastllm-serve']).map((m) => m.rule)).toEqual(['other']);
+  });
+
   it('`kubectl apply` that names no -f/-k file (the session wrote manifests) is no serve and does not throw', () => {
     // A derive once failed on it: the missing file reached the path matcher as null.
     for (const line of ['kubectl apply --prune -l app=vllm', 'kubectl apply view-last-applied deploy/nim']) {

@@ -68,9 +68,16 @@ export function manifestImagesOf(text: string): string[] {
   return [...new Set(found)];
 }
 
+/** A package or program name compared loosely: case, `_` and `-` aside (`fastllm_serve` is `fastllm-serve`). */
+function looseName(name: string): string {
+  return name.toLowerCase().replace(/_/g, '-');
+}
+
 export class SessionContext implements ClassifyContext {
   readonly files = new FileTracker();
   private workloadImage: string | null = null;
+  /** Packages of no known framework the session installed, by loose name, with the spec as typed. */
+  private readonly installed = new Map<string, string>();
 
   composeServices(file: string | null, cwd: string | null): ComposeService[] {
     const candidates = this.files.find((path) => (file ? pathMatches(path, file, false) || pathMatches(path, `${cwd ?? ''}/${file}`, false) : COMPOSE_FILE.test(path)));
@@ -97,5 +104,23 @@ export class SessionContext implements ClassifyContext {
 
   rolledTo(image: string): void {
     this.workloadImage = image;
+  }
+
+  packageInstalled(name: string, spec: string): void {
+    this.installed.set(looseName(name), spec);
+  }
+
+  /**
+   * A program is an installed package's when its name is the package's, or one is the other with a
+   * word more (`xinference-local` of `xinference`, `aphrodite` of `aphrodite-engine`); a module by its
+   * top-level name (`fastllm_serve.server`).
+   */
+  installedPackage(program: string): string | null {
+    const name = looseName(program.split('/').at(-1)?.split('.')[0] ?? program);
+    if (name.length < 3) return null;
+    const exact = this.installed.get(name);
+    if (exact) return exact;
+    for (const [installed, spec] of this.installed) if (name.startsWith(`${installed}-`) || installed.startsWith(`${name}-`)) return spec;
+    return null;
   }
 }

@@ -17,6 +17,7 @@ const INSPECTORS = new Set([
 const STOP_SYSTEMCTL = /^(?:stop|disable|kill|mask)$/;
 const START_SYSTEMCTL = /^(?:start|restart|reload|enable)$/;
 const PIP_VALUE_OPTIONS = new Set(['-r', '--requirement', '-c', '--constraint', '-i', '--index-url', '--extra-index-url', '-t', '--target', '--prefix', '-f', '--find-links', '--root', '--python-version', '--platform', '--cache-dir', '-e', '--editable', '--trusted-host', '--upgrade-strategy']);
+const CARGO_VALUE_OPTIONS = new Set(['--git', '--branch', '--tag', '--rev', '--version', '--features', '-F', '--root', '--path', '--bin', '-j', '--jobs', '--target']);
 
 const isPython = (program: string): boolean => /^python[\d.]*$/.test(program);
 
@@ -127,7 +128,7 @@ export const HOST_RULES: readonly Rule[] = [
   {
     name: 'package-install',
     kind: 'install',
-    description: 'pip / `python -m pip` / uv / pipx / conda install, apt / apt-get / dnf / yum / apk / brew install',
+    description: 'pip / `python -m pip` / uv / pipx / conda install, apt / apt-get / dnf / yum / apk / brew install, `cargo install`, `npm install -g`',
     match: (v) => {
       const pip = pipArgs(v);
       let packages: string[] | null = null;
@@ -138,6 +139,9 @@ export const HOST_RULES: readonly Rule[] = [
       else if (v.program === 'uv' && v.args[0] === 'add') packages = positionals(v.args.slice(1));
       else if (/^(?:apt|apt-get|dnf|yum|zypper|brew|snap)$/.test(v.program) && v.args.includes('install')) packages = positionals(v.args.slice(v.args.indexOf('install') + 1));
       else if (v.program === 'apk' && v.args[0] === 'add') packages = positionals(v.args.slice(1));
+      else if (v.program === 'cargo' && v.args[0] === 'install') packages = positionals(v.args.slice(1), CARGO_VALUE_OPTIONS);
+      // A global npm install puts a program on the PATH; a project's `npm install` only fetches its dependencies.
+      else if (/^(?:npm|pnpm)$/.test(v.program) && /^(?:install|i|add)$/.test(v.args[0] ?? '') && v.args.some((a) => a === '-g' || a === '--global')) packages = positionals(v.args.slice(1));
       if (!packages) return null;
       const framework = packages.map(frameworkOfPackage).find((f) => f !== null) ?? null;
       return { subject: names(packages), subjectKind: 'package', packages, framework: framework?.id ?? null };

@@ -1,3 +1,4 @@
+import { INSTALLED_RULES } from './rules-installed.js';
 import { ORCHESTRATION_RULES } from './rules-orchestration.js';
 import { frameworkById, frameworkIn, frameworks, imageDisplayName, isLocalHost, looksLikeModelId, parseEndpoint, type Framework } from './names.js';
 import type { CompiledLauncher } from '../rules/compile.js';
@@ -327,4 +328,5 @@ export const RUNTIME_RULES: readonly Rule[] = [
       return { subject: target.url, subjectKind: 'url', port: target.port, targetHost: isLocalHost(target.host) ? null : target.host };
     },
   },
+  ...INSTALLED_RULES,
 ];

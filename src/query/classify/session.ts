@@ -4,7 +4,7 @@ import { classifyCommands, classifyTool } from './classify-call.js';
 import { ContainerMap } from './containers.js';
 import { extractFacts, type VersionFact } from './facts.js';
 import type { ActionKind, Outcome } from './kinds.js';
-import { imageDisplayName } from './names.js';
+import { imageDisplayName, packageName } from './names.js';
 import { decideOutcome, evidenceLines, readBytes, readHealth } from './outcome.js';
 import { scanSignatures, type SignatureHit } from './signatures.js';
 import type { RuleMatch, SubjectKind } from './view.js';
@@ -101,6 +101,13 @@ function continuationTarget(call: CallRecord): string | null {
   return match ? ((match[1] ?? match[2]) as string) : null;
 }
 
+/** Installers of programs a session may launch (not a system package manager: `apt install nginx` is no stack). */
+const PACKAGE_MANAGER = /^(?:\S*\/)?(?:pip[\d.]*|uv|pipx|conda|mamba|micromamba|cargo|npm|pnpm|python[\d.]*)\s/;
+
+const RELEASE_ASSET = /https:\/\/github\.com\/[\w.-]+\/([\w.-]+)\/releases\/download\/([\w.+-]+)\/([\w.+-]+)/;
+/** Where an asset's name stops naming the program: its platform or version (`-linux-x86_64`, `-v0.9.3`, `_amd64`). */
+const ASSET_PLATFORM = /[-_.](?:linux|darwin|macos|apple|windows|win64|x86_64|x64|amd64|arm64|aarch64|v?\d)/i;
+
 /**
  * Classifies a session's calls one at a time, in order, so a caller can feed them page by page
  * and let each output go once it is read.
@@ -168,10 +175,28 @@ export class SessionClassifier {
       emitted.push(action);
     });
     this.containers.learn(classified, call);
+    this.learnInstalls(emitted);
     const stillRunning = call.output ? RUNNING.exec(call.output) : null;
     if (stillRunning && emitted.length > 0) {
       for (const action of emitted) action.outcome = 'unknown';
       this.running.set(stillRunning[1] as string, { call, actions: emitted });
+    }
+  }
+
+  /** Packages of no known framework installed with a language's package manager: their programs may be launched as a server next. */
+  private learnInstalls(actions: readonly ActionRecord[]): void {
+    for (const action of actions) {
+      // A release binary downloaded from GitHub (`…/releases/download/v0.9.3/zserve-linux-x86_64.tar.gz`): its program is the asset's or the repository's name.
+      const release = RELEASE_ASSET.exec(action.command);
+      if (release) {
+        const [, repository, tag, asset] = release as unknown as [string, string, string, string];
+        const spec = `${repository}@${tag}`;
+        this.state.context.packageInstalled(repository, spec);
+        const program = asset.split(ASSET_PLATFORM)[0]?.replace(/\.(?:tar\.\w+|tgz|zip|gz|xz|exe)$/, '');
+        if (program) this.state.context.packageInstalled(program, spec);
+      }
+      if (action.rule !== 'package-install' || action.framework !== null || action.outcome === 'failed' || !PACKAGE_MANAGER.test(action.command)) continue;
+      for (const spec of action.packages) if (/^[A-Za-z0-9]/.test(spec) && !spec.includes('/')) this.state.context.packageInstalled(packageName(spec), spec);
     }
   }
 

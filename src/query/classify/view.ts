@@ -46,6 +46,8 @@ export interface ClassifyContext {
   manifestImages(path: string, directory: boolean): string[];
   /** The image of the workload a `kubectl logs|describe` looks at (the one applied or set last). */
   currentWorkloadImage(): string | null;
+  /** The spec of a package of no known framework installed earlier in the session whose program or module this is (`fastllm-serve` → `fastllm-serve==1.4.0`). */
+  installedPackage(program: string): string | null;
 }
 
 export type SubjectKind = 'image' | 'model' | 'service' | 'container' | 'host' | 'url' | 'query' | 'package' | 'repository' | 'path';

@@ -1,4 +1,4 @@
-import { frameworkById, imageRepository, parseImageRef } from '../classify/index.js';
+import { frameworkById, imageRepository, packageName, parseImageRef } from '../classify/index.js';
 import { shapeKey } from '../classify/shape.js';
 import { asksForDeployment, findGoal } from './goal.js';
 import { extractLeads, type Lead } from './leads.js';
@@ -65,6 +65,11 @@ function leadIsTried(lead: Lead, tried: readonly NamedTried[], checkouts: Readon
   return tried.some((candidate) => {
     const name = candidate.name.toLowerCase();
     if (name === lead.name.toLowerCase()) return true;
+    // An unlisted stack proposed by name ("try fastllm-serve") is the tried package or image of that name (`fastllm-serve==1.4.0`).
+    if (lead.framework === null && lead.kind === 'framework' && candidate.framework === null && candidate.kind !== 'approach') {
+      const base = candidate.kind === 'image' ? (candidate.repository ?? name).split('/').at(-1) ?? name : packageName(candidate.name);
+      if (base.toLowerCase().replace(/_/g, '-') === lead.name.toLowerCase().replace(/_/g, '-')) return true;
+    }
     // `spark-builds/x:1.0` names the tried `ghcr.io/spark-builds/x:1.0` without its registry.
     if (lead.kind === 'image' && candidate.kind === 'image' && lead.tagged && name.endsWith(`/${lead.name.toLowerCase()}`)) return true;
     if (candidate.kind === 'approach') {
@@ -171,7 +176,8 @@ export function buildTree(input: TreeInput): DecisionTree {
     candidates.push({
       name: candidate.name,
       kind: candidate.kind,
-      framework: candidate.framework,
+      // A tried candidate of no known framework is a serving stack no rule file names (unknown-stack.ts).
+      framework: candidate.framework ?? 'other',
       parent: candidate.parentKey ? (tried.find((c) => c.key === candidate.parentKey)?.name ?? null) : null,
       verdict: judged.verdict,
       reason: judged.reason,

@@ -1,5 +1,6 @@
 import { frameworks, type Framework } from '../classify/index.js';
 import { namesFramework } from '../rules/compile.js';
+import { unlistedStackNames } from './lead-unknown.js';
 import type { CandidateKind } from './types.js';
 
 /**
@@ -116,6 +117,8 @@ function clauseLeads(clause: string, context: Framework | null, own: Framework |
       found.push({ name, kind: 'framework', framework: f?.id ?? null, version: null, generic: true });
     }
   });
+  // A stack no rule file names (lead-unknown.ts); a name any rule file knows (a stack, a sidecar) is read above or is none.
+  for (const name of unlistedStackNames(clause)) if (!frameworks().some((f) => namesFramework(f, name))) found.push({ name, kind: 'framework', framework: null, version: null, generic: false });
   return found;
 }
 

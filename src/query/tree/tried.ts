@@ -2,6 +2,7 @@ import { frameworkById, frameworkOfPackage, frameworks, imageDisplayName, imageK
 import { addApproaches } from './approaches.js';
 import { hostCandidateName, sourceBuildName } from './naming.js';
 import type { CandidateKind, TreeAction } from './types.js';
+import { servedAsUnknownStack } from './unknown-stack.js';
 
 /**
  * The candidates a session actually tried, read off its actions: every image of a serving stack
@@ -23,7 +24,7 @@ export interface TriedCandidate {
 /** Rules whose actions run or fetch a candidate (research about it, like a manifest listing, does not). */
 const RUNNING_RULES = new Set([
   'image-pull', 'container-serve', 'container-cluster', 'container-probe', 'container-exec', 'source-build', 'engine-build', 'serve-launcher', 'env-probe', 'package-install',
-  'compose-pull', 'compose-serve', 'compose-logs', 'manifest-apply', 'kubectl-set-image', 'kubectl-run', 'workload-inspect', 'image-commit',
+  'compose-pull', 'compose-serve', 'compose-logs', 'manifest-apply', 'kubectl-set-image', 'kubectl-run', 'workload-inspect', 'image-commit', 'installed-serve',
 ]);
 const HOST_KINDS = new Set(['install', 'probe', 'serve', 'build', 'cluster']);
 
@@ -44,6 +45,10 @@ function sameFile(a: string, b: string): boolean {
 
 function frameworkSpec(action: TreeAction): string | null {
   return action.packages.find((p) => frameworkOfPackage(p)?.id === action.framework) ?? null;
+}
+
+function looseSpec(spec: string): string {
+  return spec.toLowerCase().replace(/_/g, '-');
 }
 
 function isServingStack(framework: string | null): boolean {
@@ -67,6 +72,8 @@ class Collector {
   private readonly imageAliases = new Map<string, string>();
   /** Models made from another in the session (`ollama create NAME` with a Modelfile FROM BASE): NAME → BASE. */
   private readonly derived = new Map<string, string>();
+  /** Installs of packages no framework is known by, per spec and host: a candidate's first step once their program serves. */
+  private readonly unlistedInstalls = new Map<string, TreeAction>();
   /** For frameworks whose candidates are models (Ollama): the model last pulled on each host. */
   private readonly pulledModel = new Map<string, string>();
 
@@ -106,12 +113,18 @@ class Collector {
       return;
     }
     if (!RUNNING_RULES.has(action.rule) || action.kind === 'stop') return;
-    const owner = action.image ? this.imageOwner(action) : (this.execOwner(action) ?? this.hostOwner(action));
+    if (action.rule === 'package-install' && action.framework === null) {
+      for (const spec of action.packages) this.unlistedInstalls.set(`${looseSpec(spec)}@${action.host ?? ''}`, action);
+      return;
+    }
+    const owner = action.image ? this.imageOwner(action) : action.rule === 'installed-serve' ? this.packageOwner(action) : (this.execOwner(action) ?? this.hostOwner(action));
     if (!owner) return;
     if (action.image) this.hostImages.push({ host: action.dockerHost ?? action.host, candidate: owner });
     owner.actions.push(action);
     if (action.image && action.service && (action.kind === 'serve' || action.kind === 'cluster')) this.containers.set(action.service, owner);
-    if (action.kind === 'serve') this.serving.push({ host: action.dockerHost ?? action.host, port: action.port, candidate: owner, logFile: action.logFile ?? null });
+    // A sidecar container (a proxy, a chat UI: a service's image) serves no model: a check through it reaches the server behind it.
+    const sidecar = action.image !== null && frameworkById(action.framework)?.kind === 'service';
+    if (action.kind === 'serve' && !sidecar) this.serving.push({ host: action.dockerHost ?? action.host, port: action.port, candidate: owner, logFile: action.logFile ?? null });
   }
 
   /**
@@ -168,6 +181,17 @@ class Collector {
     if (onHost.length > 0) return onHost;
     const named = host !== null && /[a-z]/i.test(host) && !/^(?:localhost|127\.|\[?::1)/.test(host) && host.includes('.');
     return named && !this.serving.some((s) => s.host === host) ? this.serving.slice(-1) : [];
+  }
+
+  /** A package no framework is known by, launched as a server: the candidate is the package as installed, its install its first step. */
+  private packageOwner(action: TreeAction): TriedCandidate | null {
+    const spec = action.packages[0];
+    if (!spec) return null;
+    const key = `${looseSpec(spec)}@${action.host ?? ''}`;
+    const owner = this.candidate(`pkg:${key}`, spec, 'framework', null);
+    const install = this.unlistedInstalls.get(key);
+    if (install && !owner.actions.includes(install)) owner.actions.unshift(install);
+    return owner;
   }
 
   private imageOwner(action: TreeAction): TriedCandidate | null {
@@ -258,8 +282,9 @@ export function collectTried(actions: readonly TreeAction[]): TriedCandidate[] {
   const collector = new Collector();
   for (const action of actions) collector.add(action);
   const tried = [...collector.byKey.values()]
-    // A candidate only looked up (an inspect that showed nothing) was never tried; a tool image is no candidate.
-    .filter((c) => c.actions.length > 0 && isServingStack(c.framework))
+    // A candidate only looked up (an inspect that showed nothing) was never tried; a tool image is no candidate,
+    // but an image or package of no known framework that was run as a model server is (unknown-stack.ts).
+    .filter((c) => c.actions.length > 0 && (isServingStack(c.framework) || servedAsUnknownStack(c)))
     .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c) } : c));
   return addApproaches(modelNames(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) }))));
 }
