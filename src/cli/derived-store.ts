@@ -1,8 +1,9 @@
 import type { Database } from '../store/database.js';
 import type { StoreLocation } from '../store/location.js';
-import { withDerivedStore } from '../query/derive.js';
+import { withDerivedStore } from '../query/derived-store.js';
+import { rulesInForce } from '../query/rules/in-force.js';
 import type { Output } from './output.js';
-import { warnActiveRuleProblems } from './rule-problems.js';
+import { warnRuleProblems } from './rule-problems.js';
 
 /**
  * `withDerivedStore` for a command: sessions whose trees are missing (an interrupted ingest stored
@@ -17,7 +18,7 @@ export function withDerivedSessions<T>(
   work: (db: Database) => Promise<T>,
 ): Promise<T> {
   return withDerivedStore(location, select, async (db) => {
-    warnActiveRuleProblems(output);
+    warnRuleProblems((await rulesInForce()).problems, output);
     return work(db);
   }, {
     onProgress: (done, total) => {

@@ -1,4 +1,3 @@
-import { activeRuleProblems } from '../query/rules/active.js';
 import type { RuleProblem } from '../query/rules/load.js';
 import type { Output } from './output.js';
 
@@ -12,9 +11,4 @@ export function warnRuleProblems(problems: readonly RuleProblem[], output: Outpu
     warned.add(text);
     output.warn(text);
   }
-}
-
-/** After the rules were used: the problems of the files in force (a user's file that does not validate). */
-export function warnActiveRuleProblems(output: Output): void {
-  warnRuleProblems(activeRuleProblems(), output);
 }

@@ -1,6 +1,5 @@
-import { BULK_WRITE_MEMORY_LIMIT, Database } from '../store/database.js';
-import { isLake, openForReading, type StoreLocation } from '../store/location.js';
-import { recordDeriveFailure, replaceDerivedRows, staleDerivedSessions } from '../store/derived-writer.js';
+import type { Database } from '../store/database.js';
+import { recordDeriveFailure, replaceDerivedRows } from '../store/derived-writer.js';
 import { retryWithMoreMemory } from '../store/memory-limit.js';
 import type { Row } from '../store/values.js';
 import { SessionClassifier, type ActionRecord, type CallRecord, type CommandRecord } from './classify/index.js';
@@ -152,49 +151,4 @@ export async function deriveSessions(db: Database, sessionIds: readonly string[]
   return failures;
 }
 
-/** Sessions (all, or the ones given) whose derived rows are missing or from another rule set. */
-export async function staleSessions(db: Database, sessionIds?: readonly string[]): Promise<string[]> {
-  return staleDerivedSessions(db, rulesFingerprint(), sessionIds);
-}
-
-export interface DerivedStoreOptions extends DeriveOptions {
-  onFailures?: (failures: readonly DeriveFailureReport[]) => void;
-  /** A lake is never written: sessions it holds derived by other rules (or not at all) are named here and read as pushed. */
-  onStaleLake?: (sessionIds: readonly string[]) => void;
-}
-
-/**
- * Runs `work` on a read-only store whose derived rows are current for the sessions `select`
- * names (null: all). Stale sessions are derived first through a short read-write open. A lake
- * is read as it was pushed: its derived rows came with it, with the fingerprint of their rules.
- */
-export async function withDerivedStore<T>(
-  location: StoreLocation,
-  select: (db: Database) => Promise<readonly string[] | null>,
-  work: (db: Database) => Promise<T>,
-  options: DerivedStoreOptions = {},
-): Promise<T> {
-  const reader = await openForReading(location);
-  let stale: string[];
-  try {
-    stale = await staleSessions(reader, (await select(reader)) ?? undefined);
-    if (isLake(location) && stale.length > 0) options.onStaleLake?.(stale);
-    if (stale.length === 0 || isLake(location)) return await work(reader);
-  } finally {
-    await reader.close();
-  }
-  const path = location;
-  const writer = await Database.open(path, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
-  try {
-    const failures = await deriveSessions(writer, stale, options);
-    if (failures.length > 0) options.onFailures?.(failures);
-  } finally {
-    await writer.close();
-  }
-  const fresh = await Database.open(path, { readOnly: true });
-  try {
-    return await work(fresh);
-  } finally {
-    await fresh.close();
-  }
-}
+export { staleSessions, withDerivedStore, type DerivedStoreOptions } from './derived-store.js';

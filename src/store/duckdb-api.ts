@@ -1,14 +1,30 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type * as DuckDBApi from '@duckdb/node-api';
+import { packageRoot } from '../core/package-root.js';
 
 /**
- * The DuckDB client, loaded with `require`. It is a CommonJS package: imported from ESM, Node runs
- * its lexer over every file of the package to find the named exports first, which cost ~250 ms of
- * every store command's start-up here (import ~420 ms against require ~170 ms). Every module of
- * the store takes DuckDB from here, so the package is loaded once and only by commands that open
- * a store.
+ * The DuckDB client, loaded with `require` (it is a CommonJS package: imported from ESM, Node
+ * lexed every file of it for its named exports first, ~250 ms of every store command here), and
+ * from the one-file copy the build writes (scripts/bundle-duckdb-client.mjs) when it is of the
+ * installed version: ~120 files loaded one by one cost another ~150 ms. Every module of the store
+ * takes DuckDB from here, so it is loaded once and only by commands that open a store.
  */
-const duckdb = createRequire(import.meta.url)('@duckdb/node-api') as typeof DuckDBApi;
+function loadDuckDB(): typeof DuckDBApi {
+  const require = createRequire(import.meta.url);
+  const entry = require.resolve('@duckdb/node-api');
+  const bundlePath = join(packageRoot(), 'dist', 'vendor', 'duckdb-node-api.cjs');
+  if (existsSync(bundlePath)) {
+    const bundle = require(bundlePath) as { version: string; load: (externalRequire: NodeJS.Require) => typeof DuckDBApi };
+    const installed = JSON.parse(readFileSync(join(entry, '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
+    // The package's own require: the native bindings resolve from where the package is installed.
+    if (bundle.version === installed.version) return bundle.load(createRequire(entry));
+  }
+  return require(entry) as typeof DuckDBApi;
+}
+
+const duckdb = loadDuckDB();
 
 export const { DuckDBInstance, DuckDBTimestampValue, StatementType } = duckdb;
 export type DuckDBInstance = DuckDBApi.DuckDBInstance;

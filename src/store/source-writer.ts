@@ -7,7 +7,8 @@ import { describeWriteFailure } from './errors.js';
 import { writeImportedRun } from './runs.js';
 import { appendMessageRow, appendProblemRow, appendSessionRow, appendToolCallRow, appendUnknownRow } from './rows.js';
 import { dropRereadRecords, recordSource, type SourceMember } from './source-record.js';
-import { MERGE, STAGING_DDL, STAGING_TABLES, type StagingTable } from './staging.js';
+import { mergeStagedRows } from './source-merge.js';
+import { STAGING_DDL, STAGING_TABLES, type StagingTable } from './staging.js';
 
 /** What the store remembers of a source, to skip it or resume it next time. */
 export interface SourceState {
@@ -224,39 +225,6 @@ export class SourceWriter {
     if (target && target.owner !== this.member) target.direct = false;
   }
 
-  /** Removes what a whole-session source no longer holds; renumbers what it holds in its order. */
-  private async replaceWholeSessions(): Promise<{ messages: number; calls: number }> {
-    let messages = 0;
-    let calls = 0;
-    for (const [sessionId, readFrom] of this.wholeSessions) {
-      // New to the store: its rows were appended directly and are exactly this read.
-      if (this.targets.get(sessionId)?.direct === true) continue;
-      // What the whole read holds is what it staged, and what later sources of a group staged
-      // (as if they had been stored after it): staged rows carry their arrival order in `ordinal`.
-      const args = [sessionId, sessionId, readFrom];
-      messages += await this.db.run(
-        `DELETE FROM messages WHERE session_id = ? AND id NOT IN (SELECT id FROM stg_messages WHERE session_id = ? AND ordinal >= ?)`, args);
-      calls += await this.db.run(
-        `DELETE FROM tool_calls WHERE session_id = ? AND call_id NOT IN (SELECT call_id FROM stg_tool_calls WHERE session_id = ? AND ordinal >= ?)`, args);
-      const renumber = [sessionId, readFrom, sessionId];
-      await this.db.run(
-        `UPDATE messages t SET ordinal = s.rn
-         FROM (SELECT id, row_number() OVER (ORDER BY min(ordinal)) AS rn FROM stg_messages WHERE session_id = ? AND ordinal >= ? GROUP BY id) s
-         WHERE t.session_id = ? AND t.id = s.id AND t.ordinal IS DISTINCT FROM s.rn`, renumber);
-      await this.db.run(
-        `UPDATE tool_calls t SET ordinal = s.rn
-         FROM (SELECT call_id, row_number() OVER (ORDER BY min(ordinal)) AS rn FROM stg_tool_calls WHERE session_id = ? AND ordinal >= ? GROUP BY call_id) s
-         WHERE t.session_id = ? AND t.call_id = s.call_id AND t.ordinal IS DISTINCT FROM s.rn`, renumber);
-      const both = [sessionId, sessionId];
-      // Its counts are refreshed from its rows at commit; a session left with none has none.
-      await this.db.run(`INSERT INTO stg_touched VALUES (?)`, [sessionId]);
-      await this.db.run(
-        `UPDATE sessions SET message_count = 0, tool_call_count = 0
-         WHERE id = ? AND NOT EXISTS (SELECT 1 FROM messages WHERE session_id = ?)`, both);
-    }
-    return { messages, calls };
-  }
-
   addUnknown(item: UnknownItem): void {
     appendText(this.staging.stg_unknown, this.member.key);
     appendUnknownRow(this.staging.stg_unknown, item);
@@ -304,15 +272,7 @@ export class SourceWriter {
       const db = this.db;
       for (const { member } of this.ended) await dropRereadRecords(db, member);
       const staged = this.messagesRead + this.callsRead > this.directMessages + this.directCalls;
-      const messagesUpdated = staged ? await db.run(MERGE.updateMessages) : 0;
-      const messagesAdded = this.directMessages + (staged ? await db.run(MERGE.insertMessages) : 0);
-      const toolCallsUpdated = staged ? await db.run(MERGE.updateToolCalls) : 0;
-      const toolCallsAdded = this.directCalls + (staged ? await db.run(MERGE.insertToolCalls) : 0);
-      const removed = await this.replaceWholeSessions();
-      await db.run(`INSERT INTO stg_touched SELECT id FROM stg_sessions`);
-      const sessionsAdded = await db.run(MERGE.insertSessions);
-      await db.run(MERGE.updateSessions);
-      await db.run(MERGE.refreshSessionAggregates);
+      const merged = await mergeStagedRows(db, staged, this.wholeSessions, (sessionId) => this.targets.get(sessionId)?.direct === true);
       if (this.unknownCount > 0) await db.run(`INSERT INTO unknown_records SELECT source, session_id, what, file, line, path, raw FROM stg_unknown`);
       if (this.problemCount > 0) await db.run(`INSERT INTO ingest_problems SELECT source, file, line, path, message, now()::TIMESTAMP FROM stg_problems`);
       for (const { member, state, redactions } of this.ended) await recordSource(db, member, state, redactions);
@@ -320,13 +280,13 @@ export class SourceWriter {
       if (!this.grouped) await withCommitMemory(db, this.textLength, () => db.run('COMMIT'));
       this.finished = true;
       return {
-        sessionsAdded,
-        messagesAdded,
-        messagesUpdated,
-        messagesRemoved: removed.messages,
-        toolCallsAdded,
-        toolCallsUpdated,
-        toolCallsRemoved: removed.calls,
+        sessionsAdded: merged.sessionsAdded,
+        messagesAdded: this.directMessages + merged.messagesInserted,
+        messagesUpdated: merged.messagesUpdated,
+        messagesRemoved: merged.messagesRemoved,
+        toolCallsAdded: this.directCalls + merged.toolCallsInserted,
+        toolCallsUpdated: merged.toolCallsUpdated,
+        toolCallsRemoved: merged.toolCallsRemoved,
         unknownRecords: this.unknownCount,
         problems: this.problemCount,
       };

@@ -12,7 +12,8 @@ import { EXIT, UsageError } from '../errors.js';
 import { renderTable } from '../format/table.js';
 import { formatDuration } from '../../core/units.js';
 import type { Output } from '../output.js';
-import { warnActiveRuleProblems } from '../rule-problems.js';
+import { warnRuleProblems } from '../rule-problems.js';
+import { activeRuleProblems } from '../../query/rules/active.js';
 import { decompressZstdHead } from '../../ingest/io/zstd.js';
 import { underivedSessions } from '../../store/derived-writer.js';
 import { knownFileLookup } from '../../store/known-files.js';
@@ -98,7 +99,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
     output.clearStatus();
     await db.close();
   }
-  warnActiveRuleProblems(output);
+  warnRuleProblems(activeRuleProblems(), output);
   if (options.json) output.json(summary);
   else printSummary(summary, discovery.sources.length, options.db, Date.now() - started, output);
   return ingestExitCode(summary, discovery.sources.length);

@@ -1,4 +1,4 @@
-import { commandText, flattenCommands, numberCommands, parseCommandLine, type CommandRow, type ParsedCommand } from '../shell/index.js';
+import { commandText, flattenCommands, numberCommands, parseTopCommandLine, type CommandRow, type ParsedCommand } from '../shell/index.js';
 import { SessionState } from './session-state.js';
 import { classifyCommands, classifyTool } from './classify-call.js';
 import { ContainerMap } from './containers.js';
@@ -144,7 +144,7 @@ export class SessionClassifier {
       if (match) this.emit(call, match, { host: null, user: null, container: null, image: null }, { commandSeq: null, command: match.subject ?? call.tool, ownsExit: true, background: false });
       return;
     }
-    const parsed = parseCommandLine(call.command);
+    const parsed = parseTopCommandLine(call.command);
     const seqOf = numberCommands(parsed);
     for (const row of flattenCommands(parsed)) this.commands.push({ ...row, callId: call.callId, messageOrdinal: call.messageOrdinal });
     const flat = flattenParsed(parsed);

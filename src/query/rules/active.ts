@@ -1,27 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { packageRoot } from '../../core/package-root.js';
 import type { RuleSet } from './compile.js';
 import { buildRuleSet, loadRuleFolders, type RuleProblem } from './load.js';
+import { packageVersion, selectRuleFolders, selectedRuleDirs, selectedRuleFiles } from './selection.js';
+
+export { builtInRulesDir, userRulesDir } from './selection.js';
 
 /**
  * The rule set in force for this process: the built-in files, the user's folder, and any folders
- * named with `--rules`. Loaded once, on first use, so a command that derives nothing pays nothing.
+ * named with `--rules`. Loaded once, on first use, so a command that derives nothing pays nothing
+ * (its fingerprint comes from in-force.ts without loading it).
  */
-
-export function builtInRulesDir(): string {
-  return join(packageRoot(), 'rules');
-}
-
-export function userRulesDir(env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
-  return env['XDG_CONFIG_HOME'] ? join(env['XDG_CONFIG_HOME'], 'retrace', 'rules') : join(home, '.config', 'retrace', 'rules');
-}
-
-function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown };
-  return String(manifest.version ?? '0');
-}
 
 interface Active {
   set: RuleSet;
@@ -30,19 +17,16 @@ interface Active {
 }
 
 let active: Active | null = null;
-let extraDirs: string[] = [];
-let extraFiles: string[] = [];
 
 function load(): Active {
-  const dirs = [builtInRulesDir(), userRulesDir(), ...extraDirs];
-  const loaded = loadRuleFolders(dirs, extraFiles);
+  const dirs = selectedRuleDirs();
+  const loaded = loadRuleFolders(dirs, selectedRuleFiles());
   return { set: buildRuleSet(loaded, packageVersion()), problems: loaded.problems, dirs };
 }
 
 /** Adds `--rules` folders (after the built-in and user ones) and reloads; returns the problems found. */
 export function useRuleFolders(dirs: readonly string[], files: readonly string[] = []): RuleProblem[] {
-  extraDirs = [...dirs];
-  extraFiles = [...files];
+  selectRuleFolders(dirs, files);
   active = load();
   return active.problems;
 }

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import type { z } from 'zod';
 import { compileComponent, compileFramework, compileSignature, type RuleSet, type RuleSource } from './compile.js';
 import { cachedRule } from './parsed-cache.js';
 import { ruleFileSchema, type RuleFile } from './schema.js';
+import { fingerprintOf, ruleFilePaths } from './selection.js';
 
 /**
  * Reading rule files: the built-in folder, then the user's (`~/.config/retrace/rules`), then any
@@ -63,20 +62,6 @@ export function parseRuleFile(path: string, text: string): { rule: RuleFile | nu
   return { rule: problems.length > 0 ? null : parsed.data, problems };
 }
 
-function yamlFiles(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names
-    .filter((name) => /\.ya?ml$/.test(name) && !name.startsWith('.'))
-    .sort()
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile());
-}
-
 export interface LoadResult {
   files: LoadedRuleFile[];
   problems: RuleProblem[];
@@ -89,30 +74,26 @@ export function loadRuleFolders(dirs: readonly string[], files: readonly string[
   const byId = new Map<string, LoadedRuleFile>();
   const overridden = new Map<string, string>();
   const problems: RuleProblem[] = [];
-  for (const group of [...dirs.map((dir) => yamlFiles(resolve(dir))), files.map((file) => resolve(file))]) {
-    for (const path of group) {
-      const text = readFileSync(path, 'utf8');
-      const cached = cachedRule(text);
-      const parsed = cached ? { rule: cached, problems: [] } : parseRuleFile(path, text);
-      problems.push(...parsed.problems);
-      if (!parsed.rule) continue;
-      const earlier = byId.get(parsed.rule.id);
-      if (earlier) overridden.set(path, earlier.path);
-      byId.set(parsed.rule.id, { path, text, rule: parsed.rule });
-    }
+  for (const path of ruleFilePaths(dirs, files)) {
+    const text = readFileSync(path, 'utf8');
+    const cached = cachedRule(text);
+    const parsed = cached ? { rule: cached, problems: [] } : parseRuleFile(path, text);
+    problems.push(...parsed.problems);
+    if (!parsed.rule) continue;
+    const earlier = byId.get(parsed.rule.id);
+    if (earlier) overridden.set(path, earlier.path);
+    byId.set(parsed.rule.id, { path, text, rule: parsed.rule });
   }
   return { files: [...byId.values()], problems, overridden };
 }
 
 /** The compiled rule set of the loaded files; its fingerprint covers retrace's version and every file's text. */
 export function buildRuleSet(loaded: LoadResult, version: string): RuleSet {
-  const hash = createHash('sha256').update(`retrace ${version}\n`);
   const frameworks = [];
   const signatures = [];
   const components = [];
   const sources: RuleSource[] = [];
-  for (const { path, text, rule } of loaded.files) {
-    hash.update(text).update('\u0000');
+  for (const { path, rule } of loaded.files) {
     if (rule.kind !== 'generic') frameworks.push(compileFramework(rule, path));
     signatures.push(...rule.signatures.map((s) => compileSignature(s, path)));
     components.push(...rule.versions.map((v) => compileComponent(v, path, rule.kind === 'generic')));
@@ -122,5 +103,5 @@ export function buildRuleSet(loaded: LoadResult, version: string): RuleSet {
   const ordered = signatures.map((s, index) => ({ s, index })).sort((a, b) => a.s.priority - b.s.priority || a.index - b.index).map(({ s }) => s);
   frameworks.sort((a, b) => a.precedence - b.precedence);
   components.sort((a, b) => Number(a.shared) - Number(b.shared));
-  return { frameworks, signatures: ordered, components, sources, fingerprint: hash.digest('hex').slice(0, 16) };
+  return { frameworks, signatures: ordered, components, sources, fingerprint: fingerprintOf(version, loaded.files.map((file) => file.text)) };
 }

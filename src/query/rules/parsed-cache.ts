@@ -24,8 +24,7 @@ export function ruleTextHash(text: string): string {
 
 let cache: Map<string, RuleFile> | null = null;
 
-/** The cached rule of this text, if the build validated the same text. */
-export function cachedRule(text: string): RuleFile | null {
+function rulesCache(): Map<string, RuleFile> {
   if (!cache) {
     cache = new Map();
     try {
@@ -35,7 +34,17 @@ export function cachedRule(text: string): RuleFile | null {
       // No cache (running from source, or not built): every file is parsed.
     }
   }
-  const rule = cache.get(ruleTextHash(text));
+  return cache;
+}
+
+/** The id of the cached rule of this text (null: not in the cache, it must be parsed). */
+export function cachedRuleId(text: string): string | null {
+  return rulesCache().get(ruleTextHash(text))?.id ?? null;
+}
+
+/** The cached rule of this text, if the build validated the same text. */
+export function cachedRule(text: string): RuleFile | null {
+  const rule = rulesCache().get(ruleTextHash(text));
   // A copy: callers may not share (or change) the cached object.
   return rule ? structuredClone(rule) : null;
 }
