@@ -17,7 +17,7 @@ function loadDuckDB(): typeof DuckDBApi {
   const bundlePath = join(packageRoot(), 'dist', 'vendor', 'duckdb-node-api.cjs');
   if (existsSync(bundlePath)) {
     const bundle = require(bundlePath) as { version: string; load: (externalRequire: NodeJS.Require) => typeof DuckDBApi };
-    const installed = JSON.parse(readFileSync(join(entry, '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
+    const installed = JSON.parse(readFileSync(require.resolve('@duckdb/node-api/package.json'), 'utf8')) as { version?: unknown };
     // The package's own require: the native bindings resolve from where the package is installed.
     if (bundle.version === installed.version) return bundle.load(createRequire(entry));
   }

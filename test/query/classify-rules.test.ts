@@ -255,6 +255,13 @@ describe('classification: what rules must not claim', () => {
   it('an installed package\'s program asked for its version, or a program nothing installed, is no serve', () => {
     expect(classify('fastllm-serve --version', 'bash', {}, null, ['fastllm-serve==1.4.0']).map((m) => m.rule)).toEqual(['other']);
     expect(classify('fastllm-serve --model Qwen/Qwen2.5-7B-Instruct --port 9000').map((m) => m.rule)).toEqual(['other']);
+  });
+
+  it('an installed runner or supervisor of another program is not the server (review)', () => {
+    // `poetry run vllm serve …` and `pm2 start "vllm serve …"` run vLLM: neither poetry nor pm2 is a candidate.
+    expect(classify('poetry run vllm serve Qwen/Qwen2.5-7B-Instruct --port 8000', 'bash', {}, null, ['poetry']).map((m) => m.rule)).not.toContain('installed-serve');
+    expect(classify('pm2 start "vllm serve Qwen/Qwen2.5-7B-Instruct --port 8000"', 'bash', {}, null, ['pm2']).map((m) => m.rule)).not.toContain('installed-serve');
+    expect(classify('fastllm-serve run --port 9000 --model Qwen/Qwen2.5-7B-Instruct', 'bash', {}, null, ['fastllm-serve']).map((m) => m.rule)).toContain('installed-serve');
     expect(classify('jq --port 1', 'bash', {}, null, ['fastllm-serve']).map((m) => m.rule)).toEqual(['other']);
   });
 

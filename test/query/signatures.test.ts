@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFacts } from '../../src/query/classify/facts.js';
-import { decideOutcome, readBytes, readHealth } from '../../src/query/classify/outcome.js';
+import { decideOutcome, readBytes, readHealth, writeOutCode } from '../../src/query/classify/outcome.js';
 import { scanSignatures } from '../../src/query/classify/signatures.js';
 
 /** Every signature's and version's own examples live in its rule file and are checked in rules-files.test.ts. */
@@ -69,5 +69,22 @@ describe('outcomes', () => {
     expect(readBytes('141,253,810,456 100%  872.41MB/s    0:02:34 (xfr#58, to-chk=0/64)')).toBe(141_253_810_456);
     expect(readBytes('Downloaded 12.5 GB in 3m')).toBe(12.5e9);
     expect(readBytes('nothing here')).toBeNull();
+  });
+});
+
+describe('log levels (review)', () => {
+  it('a failure line that quotes --log-level=info is still a failure; a line logged at level=info is none', () => {
+    const quoted = scanSignatures('torch.OutOfMemoryError: CUDA out of memory (launched with --log-level=info)', 'serve');
+    expect(quoted.some((hit) => hit.effect === 'failure')).toBe(true);
+    const logged = scanSignatures('time=2026-03-20 level=info msg="CUDA out of memory fallback disabled"', 'serve');
+    expect(logged.some((hit) => hit.effect === 'failure')).toBe(false);
+  });
+});
+
+describe('curl -w (review)', () => {
+  it('finds the code curl wrote after a long one-line body, and not a code inside the body', () => {
+    const body = `{"paths":${JSON.stringify('x'.repeat(200_000))},"status":503}`;
+    expect(writeOutCode(`${body}0.512s 200`, '%{time_total}s %{http_code}')).toEqual({ value: '200', line: expect.stringContaining('0.512s 200') as unknown as string });
+    expect(writeOutCode(`${body}\nHTTP 404 in 0.1s`, '\\nHTTP %{http_code} in %{time_total}s')?.value).toBe('404');
   });
 });

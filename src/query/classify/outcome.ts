@@ -27,6 +27,9 @@ export interface HealthReading {
   line: string;
 }
 
+/** How much of an output's end is searched for a `-w` format's text. */
+const WRITE_OUT_TAIL = 4096;
+
 /**
  * The status code a `curl -w FORMAT` printed, found where the format puts it: `-w '%{http_code} %{time_total}s'`
  * prints `200 2.914s`, `-w '\nHTTP %{http_code} in %{time_total}s'` prints `HTTP 200 in 1.2s` after the body.
@@ -40,17 +43,19 @@ export function writeOutCode(output: string, format: string | null): { value: st
   const pattern = parts
     .map((part) => {
       if (/^%\{(?:http_code|response_code)\}$/.test(part)) return '(?<!\\d)([1-5]\\d\\d)(?!\\d)';
-      if (/^%\{\w+\}$/.test(part)) return '[^\\n]*?';
+      if (/^%\{\w+\}$/.test(part)) return '[^\\n]{0,200}?';
       if (/^\\[nrt]$/.test(part)) return '\\s*';
       return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('');
-  const found = [...output.matchAll(new RegExp(pattern, 'g'))].at(-1);
+  // curl writes the format after the body: its tail is where to look (a 1 MB body is not scanned).
+  const tail = output.slice(-WRITE_OUT_TAIL);
+  const found = [...tail.matchAll(new RegExp(pattern, 'g'))].at(-1);
   if (!found) return null;
   const codeAt = found.index + found[0].indexOf(found[1] as string);
-  const start = output.lastIndexOf('\n', codeAt) + 1;
-  const end = output.indexOf('\n', codeAt);
-  return { value: found[1] as string, line: output.slice(start, end === -1 ? undefined : end).trim() };
+  const start = tail.lastIndexOf('\n', codeAt) + 1;
+  const end = tail.indexOf('\n', codeAt);
+  return { value: found[1] as string, line: tail.slice(start, end === -1 ? undefined : end).trim() };
 }
 
 /** What a health check's output says: an HTTP code, a model list, an answered completion. */

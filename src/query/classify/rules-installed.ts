@@ -1,4 +1,4 @@
-import { looksLikeModelId } from './names.js';
+import { frameworkIn, looksLikeModelId } from './names.js';
 import { launchOptions } from './shape.js';
 import { optionValue, positionals, type CommandView, type Rule } from './view.js';
 
@@ -27,11 +27,22 @@ export const INSTALLED_RULES: readonly Rule[] = [
 
 const SERVE_MODEL_OPTIONS = ['--model', '-m', '--model-path', '--model_path', '--model-id', '--model-name', '--model_name', '--model-dir'];
 
-/** A launch reads as a server's: it takes a port, host or model, or its first word is a serving verb. */
+/**
+ * A launch reads as a server's: it takes a port, host or model, or its first word is a serving verb.
+ * A verb followed by another program (`poetry run vllm serve …`, `pm2 start "vllm serve …"`) is a
+ * runner or supervisor of that program, not the server.
+ */
 function servesLike(args: readonly string[]): boolean {
   if (args.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-V')) return false;
-  if (/^(?:serve|server|run|launch|start|up)$/.test(args[0] ?? '')) return true;
+  const [verb, next] = args;
+  if (/^(?:run|start|exec|launch)$/.test(verb ?? '') && next !== undefined && runsAnotherProgram(next)) return false;
+  if (/^(?:serve|server|run|launch|start|up)$/.test(verb ?? '')) return true;
   return args.some((a) => /^--(?:port|host|listen|bind|model(?:[-_](?:path|id|dir|name))?)(?:=|$)/.test(a));
+}
+
+/** `vllm serve M` quoted whole, a program a rule file knows, or an interpreter: the word after a runner's verb. */
+function runsAnotherProgram(word: string): boolean {
+  return /\s/.test(word.trim()) || /^(?:python[\d.]*|node|deno|bun|bash|sh|uvicorn|gunicorn|npx|uvx)$/.test(word) || frameworkIn(word) !== null;
 }
 
 /** The installed package a command runs: its program by name, or `python -m MODULE`. */

@@ -135,6 +135,7 @@ export class SessionClassifier {
         finished.derivedFrom = earlier.derivedFrom ?? null;
         finished.baseModel = earlier.baseModel ?? null;
         finished.dockerHost = earlier.dockerHost ?? null;
+        finished.logFile = earlier.logFile ?? null;
       }
       return;
     }
@@ -196,7 +197,11 @@ export class SessionClassifier {
         if (program) this.state.context.packageInstalled(program, spec);
       }
       if (action.rule !== 'package-install' || action.framework !== null || action.outcome === 'failed' || !PACKAGE_MANAGER.test(action.command)) continue;
-      for (const spec of action.packages) if (/^[A-Za-z0-9]/.test(spec) && !spec.includes('/')) this.state.context.packageInstalled(packageName(spec), spec);
+      for (const spec of action.packages) {
+        // An npm scope (`@acme/llm-gateway@1.2`) names no program: the package's own name does.
+        const unscoped = spec.replace(/^@[\w.-]+\//, '');
+        if (/^[A-Za-z0-9]/.test(unscoped) && !unscoped.includes('/')) this.state.context.packageInstalled(packageName(unscoped.replace(/@[^@]*$/, '')), spec);
+      }
     }
   }
 

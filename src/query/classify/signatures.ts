@@ -22,7 +22,7 @@ export interface SignatureHit {
 
 const MAX_SCANNED_LINES = 5000;
 /** The level a log line was written at, where it says (`INFO 04-08 10:06:24 [x.py:1]`, `level=info`, `[WARNING]`, `WARNING:`). */
-const LOG_LEVEL = /^(?:\S*\s*\|\s*)?(?:\([^)]*\)\s*)?(?:\[?\d[\d:TZ.+-]*\]?\s+)?\[?(INFO|DEBUG|TRACE|WARN(?:ING)?|ERROR|CRITICAL|FATAL)\b|\blevel=(info|debug|warn(?:ing)?|error)\b/i;
+const LOG_LEVEL = /^(?:\S*\s*\|\s*)?(?:\([^)]*\)\s*)?(?:\[?\d[\d:TZ.+-]*\]?\s+)?\[?(INFO|DEBUG|TRACE|WARN(?:ING)?|ERROR|CRITICAL|FATAL)\b|(?:^|\s)level=(info|debug|warn(?:ing)?|error)\b/i;
 
 interface Scanner {
   /** Every keyword of every signature, one alternation: a single pass finds the lines worth trying. */
@@ -100,8 +100,9 @@ export function scanSignatures(output: string | null, kind: ActionKind, rules: R
       if (!match) continue;
       // A log line at an informational level is no failure ("INFO … custom allreduce is disabled because it's not supported");
       // a warning is none for a catch-all (pip's "WARNING: Package(s) not found" still is what it says).
-      const level = LOG_LEVEL.exec(line)?.[1]?.toUpperCase() ?? null;
-      if ((signature.effect === 'failure' || signature.effect === 'negative') && level !== null && (/^(?:INFO|DEBUG|TRACE)$/.test(level) || (level.startsWith('WARN') && signature.generic))) break;
+      const written = LOG_LEVEL.exec(line);
+      const level = (written?.[1] ?? written?.[2])?.toUpperCase() ?? null;
+      if ((signature.effect === 'failure' || signature.effect === 'negative') && level !== null && (/^(?:INFO|DEBUG|TRACE)$/.test(level) || (level.startsWith('WARN') && signature.generic))) continue;
       const label = renderLabel(signature.labels, match);
       const key = `${signature.name}\u0000${label}`;
       if (!seen.has(key)) {

@@ -137,7 +137,8 @@ export function compileFramework(file: RuleFile, path: string): Framework {
     portOptions: file.options.port.length > 0 ? file.options.port : ['--port'],
     shapeOptions: Object.entries(file.options.shape),
     definingOptions: file.options.defining,
-    presetOptions: file.options.presets,
+    // A rules cache written before `presets` existed holds files without it.
+    presetOptions: file.options.presets ?? [],
     healthPaths: file.health.paths,
     defaultPort: file.health.port,
   };

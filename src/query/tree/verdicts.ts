@@ -114,7 +114,7 @@ const THROUGHPUT = /\d+(?:\.\d+)?\s*(?:tok(?:en)?s?\/s|tokens? (?:per|a) second|
 const RATE_UNIT = String.raw`\s*(?:tok(?:en)?s?\/s(?:ec)?|tokens? (?:per|a) second|t\/s)\b`;
 const RATES = new RegExp(String.raw`(\d+(?:\.\d+)?)${RATE_UNIT}`, 'gi');
 /** The rate a user asks for: "at least 10 tok/s", "20+ tokens/s", "needs 15 tok/s", "a minimum of 8 t/s". */
-const TARGET_RATE = new RegExp(String.raw`(?:(?:at least|minimum(?: of)?|min\.?|no less than|>=?|≥|needs?(?: to (?:do|hit|reach|get))?(?: at least)?|target(?: of|:)?)\s*~?(\d+(?:\.\d+)?)\s*\+?|(\d+(?:\.\d+)?)\s*\+)${RATE_UNIT}`, 'i');
+const TARGET_RATE = new RegExp(String.raw`(?:(?:at least|minimum(?: of)?|min\.?|no less than|>=?|≥|needs?(?: to (?:do|hit|reach|get))?(?: at least)?|target(?: of|:)?)\s*~?(\d+(?:\.\d+)?)\s*\+?|(?:want|need|require|expect|get us|give us|want to see|aim for)\w*\s+(?:\w+\s+){0,3}?(\d+(?:\.\d+)?)\s*\+)${RATE_UNIT}`, 'i');
 
 /** The lowest rate the user asked for in their messages before `before`, if they named one. */
 function targetRate(messages: readonly TreeMessage[], before: number): number | null {
