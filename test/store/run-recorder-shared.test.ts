@@ -86,7 +86,8 @@ describe('the run recorder beside a reader in another process', () => {
     const seenWhileRunning = [...counts];
     child.kill();
     reader = null;
-    store.close();
+    // The lease closes its store asynchronously: the read-only open below must come after it.
+    await store.close();
 
     const db = await Database.open(path, { readOnly: true });
     try {
