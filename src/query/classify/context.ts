@@ -1,6 +1,7 @@
 import { parseAllDocuments } from 'yaml';
 import { FileTracker, pathMatches } from './files.js';
 import type { ClassifyContext, ComposeService } from './view.js';
+import { looseName } from './names.js';
 
 /**
  * What the session has learned that a later command depends on: the files it read, wrote and edited
@@ -68,10 +69,6 @@ export function manifestImagesOf(text: string): string[] {
   return [...new Set(found)];
 }
 
-/** A package or program name compared loosely: case, `_` and `-` aside (`fastllm_serve` is `fastllm-serve`). */
-function looseName(name: string): string {
-  return name.toLowerCase().replace(/_/g, '-');
-}
 
 export class SessionContext implements ClassifyContext {
   readonly files = new FileTracker();

@@ -26,9 +26,14 @@ export function frameworkById(id: string | null | undefined): Framework | null {
 /** A wheel built per backend carries it as a suffix (`mlc-llm-nightly-rocm62`, `…-cu122`, `…-cpu`): the same package for that backend. */
 const BACKEND_SUFFIX = /-(?:cpu|cu\d{2,3}|rocm\d{1,3}|metal|vulkan)$/;
 
+/** A package or program name compared loosely: case, `_` and `-` aside (`fastllm_serve` is `fastllm-serve`). */
+export function looseName(name: string): string {
+  return name.toLowerCase().replace(/_/g, '-');
+}
+
 export function frameworkOfPackage(spec: string): Framework | null {
-  const name = packageName(spec).toLowerCase().replace(/_/g, '-');
-  const known = (n: string): Framework | null => frameworks().find((f) => f.packages.some((p) => p.toLowerCase().replace(/_/g, '-') === n)) ?? null;
+  const name = looseName(packageName(spec));
+  const known = (n: string): Framework | null => frameworks().find((f) => f.packages.some((p) => looseName(p) === n)) ?? null;
   return known(name) ?? (BACKEND_SUFFIX.test(name) ? known(name.replace(BACKEND_SUFFIX, '')) : null);
 }
 

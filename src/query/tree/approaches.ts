@@ -85,29 +85,29 @@ function modelsVary(actions: readonly TreeAction[]): boolean {
 
 const LAYOUT_LABELS = new Set(['--tp', '--pp', '--dp', '--ep', '--nnodes']);
 
-/** Every framework's defining options, for a launch of no known framework: built once per rule set, not per word. */
-const definingByRules = new WeakMap<readonly NonNullable<Framework>[], Set<string>>();
-function unionDefining(): Set<string> {
-  const all = frameworks();
-  let union = definingByRules.get(all);
-  if (!union) {
-    union = new Set(all.flatMap((f) => f.definingOptions));
-    definingByRules.set(all, union);
-  }
-  return union;
+/** The union over every framework of one list, for a launch of no known framework: built once per rule set, not per word. */
+function unionPerRules(listOf: (framework: NonNullable<Framework>) => readonly string[]): () => Set<string> {
+  const byRules = new WeakMap<readonly NonNullable<Framework>[], Set<string>>();
+  return () => {
+    const all = frameworks();
+    let union = byRules.get(all);
+    if (!union) {
+      union = new Set(all.flatMap(listOf));
+      byRules.set(all, union);
+    }
+    return union;
+  };
+}
+const unionDefining = unionPerRules((f) => f.definingOptions);
+const unionPresets = unionPerRules((f) => f.presetOptions);
+
+function presetOption(flag: string, framework: Framework): boolean {
+  return framework ? framework.presetOptions.includes(flag) : unionPresets().has(flag);
 }
 
-/** Every framework's preset options, for a launch of no known framework. */
-const presetsByRules = new WeakMap<readonly NonNullable<Framework>[], Set<string>>();
-function presetOption(flag: string, framework: Framework): boolean {
-  if (framework) return framework.presetOptions.includes(flag);
-  const all = frameworks();
-  let union = presetsByRules.get(all);
-  if (!union) {
-    union = new Set(all.flatMap((f) => f.presetOptions));
-    presetsByRules.set(all, union);
-  }
-  return union.has(flag);
+/** A variable set to an opaque id (`NIM_MODEL_PROFILE=7cd3…`): named by its name, never its value. */
+function opaqueAssignment(token: Token): boolean {
+  return /^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(token.typed);
 }
 
 /** Whether an option (as typed, without its value) changes what the deployment is. */
@@ -259,14 +259,13 @@ function typedAt(command: string, token: Token): number {
 function spoken(given: readonly Token[], command = ''): string {
   const tokens = [...given].sort((a, b) => typedAt(command, a) - typedAt(command, b));
   // A variable set to an opaque id is named by its name (`NIM_MODEL_PROFILE`), a preset by its value.
-  const opaque = (t: Token): boolean => /^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(t.typed);
-  const preset = tokens.find((t) => t.preset && !opaque(t));
+  const preset = tokens.find((t) => t.preset && !opaqueAssignment(t));
   if (preset) return preset.key.slice(preset.key.indexOf('=') + 1);
   if (tokens.length > 1 && tokens.every((t) => t.layout)) {
     if (tokens.some((t) => t.option === '--nnodes')) return tokens.map((t) => t.typed).join(' ');
     return tokens.map((t) => `${t.option.replace(/^-+/, '')}${t.typed.split(' ')[1] ?? t.key.slice(t.key.indexOf('=') + 1)}`).join(' ');
   }
-  const said = (t: Token): string => (opaque(t) ? t.typed.slice(0, t.typed.indexOf('=')) : t.typed);
+  const said = (t: Token): string => (opaqueAssignment(t) ? t.typed.slice(0, t.typed.indexOf('=')) : t.typed);
   // Options of one feature changed together (`--speculative-num-steps 5 --speculative-eagle-topk 8`) are read as one setting; otherwise the first changed names it.
   const first = given[0] as Token;
   const family = featureOf(first);
@@ -302,7 +301,7 @@ function approachNames(variants: readonly Variant[]): string[] {
     const own = differing(variant, variants[index + 1]);
     const changed = own.length > 0 ? own : differing(variant, variants[index - 1]);
     // A layout changed (or a preset picked) names the approach even when the weights changed with it: `--tp 4`, not the checkpoint again.
-    const layout = changed.filter((t) => t.layout || (t.preset && !/^[A-Z][A-Z0-9_]*=[0-9a-f]{16,}$/i.test(t.typed)));
+    const layout = changed.filter((t) => t.layout || (t.preset && !opaqueAssignment(t)));
     if (layout.length > 0) return spoken(layout, variant.command);
     // Weights named alike (a path and the name it is served under) tell nothing apart: the options do.
     const weights = variant.model === null ? null : weightsName(variant.model);

@@ -7,6 +7,7 @@ import { clip } from './text.js';
 import { collectTried } from './tried.js';
 import type { CandidateNode, DecisionTree, TreeInput } from './types.js';
 import { judge } from './verdicts.js';
+import { looseName } from '../classify/names.js';
 
 /**
  * The decision tree of one session: its goal, the candidates it tried (with verdicts, reasons and
@@ -68,7 +69,7 @@ function leadIsTried(lead: Lead, tried: readonly NamedTried[], checkouts: Readon
     // An unlisted stack proposed by name ("try fastllm-serve") is the tried package or image of that name (`fastllm-serve==1.4.0`).
     if (lead.framework === null && lead.kind === 'framework' && candidate.framework === null && candidate.kind !== 'approach') {
       const base = candidate.kind === 'image' ? (candidate.repository ?? name).split('/').at(-1) ?? name : packageName(candidate.name);
-      if (base.toLowerCase().replace(/_/g, '-') === lead.name.toLowerCase().replace(/_/g, '-')) return true;
+      if (looseName(base) === looseName(lead.name)) return true;
     }
     // `spark-builds/x:1.0` names the tried `ghcr.io/spark-builds/x:1.0` without its registry.
     if (lead.kind === 'image' && candidate.kind === 'image' && lead.tagged && name.endsWith(`/${lead.name.toLowerCase()}`)) return true;

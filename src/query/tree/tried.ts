@@ -3,6 +3,7 @@ import { addApproaches } from './approaches.js';
 import { hostCandidateName, sourceBuildName } from './naming.js';
 import type { CandidateKind, TreeAction } from './types.js';
 import { servedAsUnknownStack } from './unknown-stack.js';
+import { looseName } from '../classify/names.js';
 
 /**
  * The candidates a session actually tried, read off its actions: every image of a serving stack
@@ -47,9 +48,6 @@ function frameworkSpec(action: TreeAction): string | null {
   return action.packages.find((p) => frameworkOfPackage(p)?.id === action.framework) ?? null;
 }
 
-function looseSpec(spec: string): string {
-  return spec.toLowerCase().replace(/_/g, '-');
-}
 
 function isServingStack(framework: string | null): boolean {
   return frameworkById(framework)?.kind === 'framework';
@@ -114,7 +112,7 @@ class Collector {
     }
     if (!RUNNING_RULES.has(action.rule) || action.kind === 'stop') return;
     if (action.rule === 'package-install' && action.framework === null) {
-      for (const spec of action.packages) this.unlistedInstalls.set(`${looseSpec(spec)}@${action.host ?? ''}`, action);
+      for (const spec of action.packages) this.unlistedInstalls.set(`${looseName(spec)}@${action.host ?? ''}`, action);
       return;
     }
     const owner = action.image ? this.imageOwner(action) : action.rule === 'installed-serve' ? this.packageOwner(action) : (this.execOwner(action) ?? this.hostOwner(action));
@@ -187,7 +185,7 @@ class Collector {
   private packageOwner(action: TreeAction): TriedCandidate | null {
     const spec = action.packages[0];
     if (!spec) return null;
-    const key = `${looseSpec(spec)}@${action.host ?? ''}`;
+    const key = `${looseName(spec)}@${action.host ?? ''}`;
     const owner = this.candidate(`pkg:${key}`, spec, 'framework', null);
     const install = this.unlistedInstalls.get(key);
     if (install && !owner.actions.includes(install)) owner.actions.unshift(install);
@@ -231,7 +229,7 @@ class Collector {
       if (!model) return this.hostFramework.get(hostKey) ?? null;
       owner = this.modelCandidate(framework, model, host);
     } else if (spec) {
-      owner = this.candidate(`pkg:${spec.toLowerCase().replace(/_/g, '-')}@${host}`, spec, 'framework', framework);
+      owner = this.candidate(`pkg:${looseName(spec)}@${host}`, spec, 'framework', framework);
     } else {
       owner = inEnv?.get(framework) ?? this.hostFramework.get(hostKey);
       const checkout = this.checkouts.get(hostKey);
