@@ -16,7 +16,8 @@ export const SHAPES = [
   'cuda-oom-load', 'cuda-oom-build', 'no-kernel-image', 'sm-arch-missing', 'no-arm64-manifest',
   'manifest-unknown', 'registry-401-403', 'gated-model-login', 'pip-resolution-impossible',
   'nccl-timeout', 'hip-no-binary', 'disk-full', 'too-slow', 'arch-not-in-registry',
-  'failure-hidden-by-tail', 'pull-timeout-retry',
+  'failure-hidden-by-tail', 'pull-timeout-retry', 'worker-never-joins', 'container-toolkit-missing',
+  'kv-cache-too-small', 'corrupt-download', 'glibc-too-old', 'port-in-use',
 ] as const;
 
 /** How a Codex version calls its shell and formats what the model sees (docs/formats/codex.md). */
