@@ -3,7 +3,7 @@
 // the labels, prints the tables and writes bench/results/eval.json. Goals are reported, not
 // asserted: the exit code is 0 unless the corpus itself is broken (2) or stale (2).
 //
-//   npx tsx eval/score.ts [--only SUBSTRING] [--out FILE]
+//   npx tsx eval/score.ts [--only SUBSTRING] [--set NAME] [--out FILE]
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CorpusError, loadRealEntries, loadSets, loadStories } from './load.js';
@@ -107,7 +107,35 @@ function scoreJob(job: Job): EntryResult {
   }
 }
 
+const USAGE = `npx tsx eval/score.ts [--only SUBSTRING] [--set NAME] [--out FILE]
+  --only SUBSTRING  score only the entries whose id contains SUBSTRING
+  --set NAME        score only the entries of one set of eval/sets.yaml (development, fresh-5, real …)
+  --out FILE        write the JSON there instead of bench/results/eval.json
+`;
+
+/** Options that take a value; anything else is a mistake, told before a five-minute run. */
+function badArguments(argv: readonly string[]): string | null {
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    if (!['--only', '--set', '--out'].includes(arg)) return `unknown argument ${arg}`;
+    const value = argv[index + 1];
+    if (value === undefined || value.startsWith('--')) return `${arg} needs a value`;
+    index += 1;
+  }
+  return null;
+}
+
 function main(): number {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const bad = badArguments(argv);
+  if (bad !== null) {
+    process.stderr.write(`eval: ${bad}\n${USAGE}`);
+    return 2;
+  }
   if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) {
     process.stderr.write('eval: the CLI is not built; run `npm run eval` (it builds first) or `npm run build`\n');
     return 2;
@@ -124,6 +152,12 @@ function main(): number {
   }
   const only = option('--only');
   if (only !== undefined) jobs = jobs.filter((job) => job.id.includes(only));
+  const set = option('--set');
+  if (set !== undefined) jobs = jobs.filter((job) => job.set === set);
+  if (jobs.length === 0) {
+    process.stderr.write(`eval: no transcript matches${only === undefined ? '' : ` --only ${only}`}${set === undefined ? '' : ` --set ${set}`}\n`);
+    return 2;
+  }
   const results: EntryResult[] = [];
   for (const job of jobs) {
     process.stderr.write(`eval: ${job.id} …\n`);
