@@ -17,7 +17,8 @@ export const SHAPES = [
   'manifest-unknown', 'registry-401-403', 'gated-model-login', 'pip-resolution-impossible',
   'nccl-timeout', 'hip-no-binary', 'disk-full', 'too-slow', 'arch-not-in-registry',
   'failure-hidden-by-tail', 'pull-timeout-retry', 'worker-never-joins', 'container-toolkit-missing',
-  'kv-cache-too-small', 'corrupt-download', 'glibc-too-old', 'port-in-use',
+  'kv-cache-too-small', 'corrupt-download', 'glibc-too-old', 'port-in-use', 'oom-killed',
+  'driver-too-old', 'flag-unrecognized', 'shm-too-small', 'garbage-output', 'chat-template-missing',
 ] as const;
 
 /** How a Codex version calls its shell and formats what the model sees (docs/formats/codex.md). */
