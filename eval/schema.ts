@@ -19,6 +19,8 @@ export const SHAPES = [
   'failure-hidden-by-tail', 'pull-timeout-retry', 'worker-never-joins', 'container-toolkit-missing',
   'kv-cache-too-small', 'corrupt-download', 'glibc-too-old', 'port-in-use', 'oom-killed',
   'driver-too-old', 'flag-unrecognized', 'shm-too-small', 'garbage-output', 'chat-template-missing',
+  'ssl-certificate', 'max-len-exceeds-model', 'device-busy', 'device-permission', 'shared-lib-missing',
+  'kernel-too-old',
 ] as const;
 
 /** How a Codex version calls its shell and formats what the model sees (docs/formats/codex.md). */
