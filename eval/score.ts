@@ -3,9 +3,10 @@
 // the labels, prints the tables and writes bench/results/eval.json. Goals are reported, not
 // asserted: the exit code is 0 unless the corpus itself is broken (2) or stale (2).
 //
-//   npx tsx eval/score.ts [--only SUBSTRING] [--set NAME] [--out FILE]
+//   npx tsx eval/score.ts --help   (the options are in USAGE below)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { CorpusError, loadRealEntries, loadSets, loadStories } from './load.js';
 import { EVAL_DIR, renderAll } from './render/main.js';
 import type { Labels, Story } from './schema.js';
@@ -28,11 +29,6 @@ interface Job {
   files: string[];
   /** The session to score; null: every top-level session of the transcript. */
   session: string | null;
-}
-
-function option(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : undefined;
 }
 
 function storyJobs(): Job[] {
@@ -113,29 +109,27 @@ const USAGE = `npx tsx eval/score.ts [--only SUBSTRING] [--set NAME] [--out FILE
   --out FILE        write the JSON there instead of bench/results/eval.json
 `;
 
-/** Options that take a value; anything else is a mistake, told before a five-minute run. */
-function badArguments(argv: readonly string[]): string | null {
-  for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index]!;
-    if (!['--only', '--set', '--out'].includes(arg)) return `unknown argument ${arg}`;
-    const value = argv[index + 1];
-    if (value === undefined || value.startsWith('--')) return `${arg} needs a value`;
-    index += 1;
-  }
-  return null;
-}
+const OPTIONS = {
+  only: { type: 'string' },
+  set: { type: 'string' },
+  out: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 function main(): number {
-  const argv = process.argv.slice(2);
-  if (argv.includes('--help') || argv.includes('-h')) {
+  let options: { only?: string; set?: string; out?: string; help?: boolean };
+  try {
+    // strict: an unknown or value-less option is a mistake, told before a five-minute run
+    options = parseArgs({ options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    process.stderr.write(`eval: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (options.help) {
     process.stdout.write(USAGE);
     return 0;
   }
-  const bad = badArguments(argv);
-  if (bad !== null) {
-    process.stderr.write(`eval: ${bad}\n${USAGE}`);
-    return 2;
-  }
+  const { only, set } = options;
   if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) {
     process.stderr.write('eval: the CLI is not built; run `npm run eval` (it builds first) or `npm run build`\n');
     return 2;
@@ -150,9 +144,7 @@ function main(): number {
     }
     throw error;
   }
-  const only = option('--only');
   if (only !== undefined) jobs = jobs.filter((job) => job.id.includes(only));
-  const set = option('--set');
   if (set !== undefined) jobs = jobs.filter((job) => job.set === set);
   if (jobs.length === 0) {
     process.stderr.write(`eval: no transcript matches${only === undefined ? '' : ` --only ${only}`}${set === undefined ? '' : ` --set ${set}`}\n`);
@@ -166,7 +158,7 @@ function main(): number {
   process.stdout.write(renderReport(results));
   const overall = means(results);
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-  const out = option('--out') ?? join(ROOT, 'bench', 'results', 'eval.json');
+  const out = options.out ?? join(ROOT, 'bench', 'results', 'eval.json');
   const document = {
     generated_at: new Date().toISOString(),
     retrace_version: version,
