@@ -1,6 +1,8 @@
 import type { ParsedCommand, Place } from '../shell/index.js';
 import { commandText, parseCommandLine } from '../shell/index.js';
 import type { ActionKind } from './kinds.js';
+import { withConfigFile } from './config-file.js';
+import { frameworkById } from './names.js';
 import { applyRules } from './rules.js';
 import type { ClassifyContext, CommandView, RuleMatch } from './view.js';
 
@@ -78,7 +80,8 @@ export function classifyCommands(commands: readonly ParsedCommand[], tool: strin
     if (command.carrier !== null) {
       inner = mostSignificant(classifyCommands(carried, tool, input, context));
     }
-    const match = applyRules(viewOf(command, tool, input, inner, cwd, context));
+    const ruled = applyRules(viewOf(command, tool, input, inner, cwd, context));
+    const match = ruled ? withConfigFile(ruled, command.argv, cwd, frameworkById(ruled.framework ?? null), context) : null;
     if (match) found.push({ command, match, place: placeOf(command) });
     for (const child of substitutions) visit(child);
     // Starting a systemd unit the session wrote runs its ExecStart on that host: that launch is classified too.

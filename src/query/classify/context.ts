@@ -88,10 +88,19 @@ export class SessionContext implements ClassifyContext {
     return files.flatMap((f) => manifestImagesOf(f.text));
   }
 
+  configFileText(names: readonly string[], cwd: string | null): string | null {
+    if (names.length === 0) return null;
+    const known = this.files.find((path) => names.some((name) => pathMatches(path, name, false) || (cwd !== null && pathMatches(path, `${cwd}/${name}`, false))));
+    const inDirectory = cwd ? known.filter((f) => pathMatches(f.path, cwd, true)) : [];
+    return (inDirectory[0] ?? known[0])?.text ?? null;
+  }
+
   unitCommand(unit: string): string | null {
     const name = unit.endsWith('.service') ? unit : `${unit}.service`;
     const file = this.files.find((path) => path === name || path.endsWith(`/${name}`))[0];
-    const starts = file ? [...file.text.matchAll(/^\s*ExecStart=[-@+!:]*(.+)$/gm)].map((m) => (m[1] as string).trim()).filter(Boolean) : [];
+    // systemd joins a line ending in a backslash with the next (`ExecStart=vllm serve M \` then `  --port 8000`).
+    const text = file ? file.text.replace(/\\\r?\n/g, ' ') : '';
+    const starts = [...text.matchAll(/^\s*ExecStart=[-@+!:]*(.+)$/gm)].map((m) => (m[1] as string).trim().replace(/\s+/g, ' ')).filter(Boolean);
     return starts.at(-1) ?? null;
   }
 

@@ -41,16 +41,21 @@ export function fileTextOfRead(output: string): string {
   return lines.map((l) => l.replace(/^\s*\d+(?:\| ?|\t|→)/, '')).join('\n');
 }
 
+/** One file under two spellings (`/home/ana/x.yml`, `~/x.yml`, `/root/x.yml`) is one file. */
+function homeRelative(path: string): string {
+  return path.replace(/^\/home\/[^/]+\//, '~/').replace(/^\/root\//, '~/');
+}
+
 export class FileTracker {
   private readonly files = new Map<string, KnownFile>();
   private clock = 0;
 
   private set(path: string, text: string): void {
-    this.files.set(path, { path, text, touched: ++this.clock });
+    this.files.set(homeRelative(path), { path, text, touched: ++this.clock });
   }
 
   private edit(path: string, oldText: string, newText: string): void {
-    const known = this.files.get(path);
+    const known = this.files.get(homeRelative(path));
     if (known && oldText !== '' && known.text.includes(oldText)) this.set(path, known.text.replace(oldText, newText));
     else this.set(path, `${known?.text ?? ''}\n${newText}`);
   }
@@ -70,6 +75,19 @@ export class FileTracker {
   /** Learns from a shell read of a whole file (`cat FILE`, `sed -n '1,200p' FILE`). */
   observeShellRead(path: string, output: string | null): void {
     if (output) this.set(path, output);
+  }
+
+  /**
+   * What `grep -n PATTERN FILE` printed of one file (`121:  cache_mode: FP16`): the lines it showed, for a
+   * file the session has not read whole, so a later edit or `sed -i` of those lines is followed.
+   */
+  observeGrepLines(path: string, output: string | null): void {
+    const lines = (output ?? '').split('\n').map((l) => /^\d+[:-](.*)$/.exec(l)?.[1]).filter((l): l is string => l !== undefined);
+    if (lines.length === 0) return;
+    const known = this.files.get(homeRelative(path));
+    if (!known) return this.set(path, lines.join('\n'));
+    const missing = lines.filter((l) => !known.text.split('\n').includes(l));
+    if (missing.length > 0) this.set(known.path, `${known.text}\n${missing.join('\n')}`);
   }
 
   /** `sed -i 's/A/B/[g]' FILE` on a file the session knows (the pattern read as a JavaScript regex, line by line). */
@@ -111,7 +129,10 @@ export class FileTracker {
       }
       if (!current || line.startsWith('***')) continue;
       if (adding) {
-        if (line.startsWith('+')) this.set(current, `${this.files.get(current)?.text ?? ''}${this.files.get(current)?.text ? '\n' : ''}${line.slice(1)}`);
+        if (line.startsWith('+')) {
+          const before = this.files.get(homeRelative(current))?.text;
+          this.set(current, before ? `${before}\n${line.slice(1)}` : line.slice(1));
+        }
         continue;
       }
       if (line.startsWith('@@')) flush();
@@ -132,9 +153,9 @@ export class FileTracker {
 
 /** Whether `path` is `wanted` or lies under it, for a relative or `~` spelling of the same place. */
 export function pathMatches(path: string, wanted: string, directory: boolean): boolean {
-  const clean = wanted.replace(/^~\//, '').replace(/^\.\//, '').replace(/\/+$/, '');
+  const clean = homeRelative(wanted).replace(/^~\//, '').replace(/^\.\//, '').replace(/\/+$/, '');
   if (clean === '' || clean === '.') return true;
-  const target = path.replace(/\/+$/, '');
+  const target = homeRelative(path).replace(/\/+$/, '');
   if (directory) return target.includes(`/${clean}/`) || target.startsWith(`${clean}/`);
   return target === clean || target.endsWith(`/${clean}`);
 }

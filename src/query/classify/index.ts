@@ -4,3 +4,4 @@ export { RULES, applyRules, ruleByName } from './rules.js';
 export { scanSignatures, signatureNamed, type SignatureHit } from './signatures.js';
 export { describeFacts, extractFacts, reasonComponents, type VersionFact } from './facts.js';
 export * from './names.js';
+export { flagOfKey } from './config-file.js';

@@ -60,6 +60,10 @@ export class SessionState {
       const files = reader.argv.slice(1).filter((a) => !a.startsWith('-') && FILE_LIKE.test(a));
       if (files.length === 1 && (reader.program === 'cat' || reader.argv.includes('-n'))) this.context.files.observeShellRead(files[0] as string, output);
     }
+    if (reader && readsAlone && reader.program === 'grep' && reader.pipelinePosition === 0) {
+      const files = reader.argv.slice(2).filter((a) => !a.startsWith('-') && FILE_LIKE.test(a));
+      if (files.length === 1 && reader.argv.some((a) => /^-[a-zA-Z]*n/.test(a))) this.context.files.observeGrepLines(files[0] as string, output);
+    }
     for (const command of commands) {
       // A file written from a here-document (`sudo tee /etc/systemd/system/x.service <<EOF`, `cat > f <<EOF`) is known like one written with a tool.
       if (command.stdin !== null) {
@@ -67,9 +71,10 @@ export class SessionState {
         if (target) this.context.files.observeShellRead(target, command.stdin);
       }
       if (command.program === 'sed' && command.argv.some((a) => a === '-i' || a.startsWith('-i'))) {
-        const script = command.argv.slice(1).find((a) => /^s(.).+\1.*\1[gI]*$/.test(a));
+        // Every script of `sed -i -e 's/a/b/' -e 's/c/d/' FILE`, in order.
+        const scripts = command.argv.slice(1).filter((a) => /^s(.).+\1.*\1[gI]*$/.test(a));
         const file = command.argv.at(-1);
-        if (script && file) this.context.files.substitute(file, script);
+        if (file) for (const script of scripts) this.context.files.substitute(file, script);
       }
       if (command.program === 'ollama' && command.argv[1] === 'create' && command.argv[2]) {
         const file = command.argv[command.argv.indexOf('-f') + 1];

@@ -40,6 +40,8 @@ export interface ComposeService {
 export interface ClassifyContext {
   /** The services of the compose file a `docker compose` command means (`-f FILE`, or the one in `cwd`). */
   composeServices(file: string | null, cwd: string | null): ComposeService[];
+  /** The text of the latest known file of one of these names (in `cwd` first), or null: a config file a launch reads. */
+  configFileText(names: readonly string[], cwd: string | null): string | null;
   /** The command a systemd unit the session wrote or read starts (its last `ExecStart=`), by unit name. */
   unitCommand(unit: string): string | null;
   /** The images the manifests at a path (`kubectl apply -f FILE` / `-k DIR`) run. */

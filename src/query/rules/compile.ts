@@ -63,6 +63,8 @@ export interface Framework {
   definingOptions: readonly string[];
   /** Options whose value names a preset (a NIM profile): an approach setting one is called by the value. */
   presetOptions: readonly string[];
+  /** File names it reads its settings from in its working directory or container (`config.yml`). */
+  configFiles: readonly string[];
   healthPaths: readonly string[];
   defaultPort: number | null;
 }
@@ -139,6 +141,7 @@ export function compileFramework(file: RuleFile, path: string): Framework {
     definingOptions: file.options.defining,
     // A rules cache written before `presets` existed holds files without it.
     presetOptions: file.options.presets ?? [],
+    configFiles: file.options.config_files ?? [],
     healthPaths: file.health.paths,
     defaultPort: file.health.port,
   };

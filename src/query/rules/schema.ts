@@ -118,9 +118,15 @@ export const ruleFileSchema = z
          * by that value, as readers call it.
          */
         presets: z.array(z.string()).default([]),
+        /**
+         * Files the server reads its settings from when they sit in its working directory or are
+         * mounted into its container (TabbyAPI's `config.yml`): their `key: value` lines that name one
+         * of its options (`cache_mode: Q4` is `--cache_mode Q4`) are part of each launch's setting.
+         */
+        config_files: z.array(z.string().min(1)).default([]),
       })
       .strict()
-      .default({ model: [], served_name: [], port: [], shape: {}, defining: [], presets: [] }),
+      .default({ model: [], served_name: [], port: [], shape: {}, defining: [], presets: [], config_files: [] }),
     health: z
       .object({ paths: z.array(z.string().startsWith('/')).default([]), port: z.number().int().min(1).max(65535).nullable().default(null) })
       .strict()

@@ -1,4 +1,4 @@
-import { frameworkById, frameworks } from '../classify/index.js';
+import { flagOfKey, frameworkById, frameworks } from '../classify/index.js';
 import { shapeKey } from '../classify/shape.js';
 import type { TriedCandidate } from './tried.js';
 import type { TreeAction } from './types.js';
@@ -123,6 +123,16 @@ function tokensOf(text: string | null | undefined, framework: Framework, source:
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string;
     const next = words[i + 1];
+    // A config file's setting (`cache_mode: Q4`) is its stack's option (`--cache_mode`), spoken as the file spells it.
+    const fileKey = /^([A-Za-z][\w.-]*):$/.exec(word)?.[1];
+    if (fileKey && next !== undefined) {
+      const flag = flagOfKey(fileKey, framework) ?? `--${fileKey}`;
+      const option = shapeKey(flag, framework);
+      const role = source === 'shape' ? 'shape' : definingOption(flag, framework) ? 'defining' : 'routine';
+      tokens.push({ typed: `${fileKey} ${next}`, option, key: `${option}=${next}`, layout: LAYOUT_LABELS.has(option), preset: presetOption(flag, framework), role });
+      i += 1;
+      continue;
+    }
     const paired = /^--?[a-z]/i.test(word) && !/^-D[A-Z]/.test(word) && next !== undefined && !next.startsWith('-') && !/^[A-Z][A-Z0-9_]*=/.test(next);
     const option = shapeKey(word.split('=')[0] as string, framework);
     const value = paired ? (next as string) : /=/.test(word) ? word.slice(word.indexOf('=') + 1) : '';
@@ -256,7 +266,7 @@ function typedAt(command: string, token: Token): number {
  * nodes"); anything else by its first changed option as typed (`--max-model-len 16384`,
  * `--num-shard 2`), or the options of one feature changed with it. A preset is called by its value.
  */
-function spoken(given: readonly Token[], command = ''): string {
+function spoken(given: readonly Token[], command = '', prose = ''): string {
   const tokens = [...given].sort((a, b) => typedAt(command, a) - typedAt(command, b));
   // A variable set to an opaque id is named by its name (`NIM_MODEL_PROFILE`), a preset by its value.
   const preset = tokens.find((t) => t.preset && !opaqueAssignment(t));
@@ -267,10 +277,23 @@ function spoken(given: readonly Token[], command = ''): string {
   }
   const said = (t: Token): string => (opaqueAssignment(t) ? t.typed.slice(0, t.typed.indexOf('=')) : t.typed);
   // Options of one feature changed together (`--speculative-num-steps 5 --speculative-eagle-topk 8`) are read as one setting; otherwise the first changed names it.
-  const first = given[0] as Token;
+  const first = mostSpokenOf(given, prose);
   const family = featureOf(first);
   const together = family ? given.filter((t) => featureOf(t) === family) : [first];
   return together.map(said).join(' ');
+}
+
+/** Of options changed together, the one the assistant talks about most (`max_num_tokens` beside `max_batch_size`); else the first. */
+function mostSpokenOf(given: readonly Token[], prose: string): Token {
+  const first = given[0] as Token;
+  if (given.length < 2 || prose === '') return first;
+  const said = (t: Token): number => {
+    const name = t.option.replace(/^-+/, '').replace(/^[A-Z][A-Z0-9_]*=.*/, '');
+    const typed = (t.typed.split(/[ =:]/)[0] as string).replace(/^-+/, '');
+    const spellings = [...new Set([name, typed, typed.replace(/_/g, '-'), typed.replace(/-/g, '_')])].filter((n) => n.length > 2);
+    return spellings.reduce((n, s) => n + prose.split(s).length - 1, 0);
+  };
+  return given.reduce((best, t) => (said(t) > said(best) ? t : best), first);
 }
 
 /** Leading words that name no feature (`--max_batch_size`, `--enable-…`). */
@@ -295,7 +318,7 @@ interface Variant {
  * session changed to move on from it), the last against the one before it. When two would read
  * alike, by every word of their settings.
  */
-function approachNames(variants: readonly Variant[]): string[] {
+function approachNames(prose: string, variants: readonly Variant[]): string[] {
   const differing = (a: Variant, b: Variant | undefined): Token[] => (b ? a.tokens.filter((t) => !b.tokens.some((o) => o.key === t.key)) : []);
   const names = variants.map((variant, index) => {
     const own = differing(variant, variants[index + 1]);
@@ -303,13 +326,48 @@ function approachNames(variants: readonly Variant[]): string[] {
     // A layout changed (or a preset picked) names the approach even when the weights changed with it: `--tp 4`, not the checkpoint again.
     const layout = changed.filter((t) => t.layout || (t.preset && !opaqueAssignment(t)));
     if (layout.length > 0) return spoken(layout, variant.command);
+    // The one way run on a single node beside ways spread over nodes is, as readers say, the single node (whatever else it tuned).
+    if (!spansNodes(variant) && variants.some(spansNodes) && variants.filter((v) => !spansNodes(v)).length === 1) return 'single node';
     // Weights named alike (a path and the name it is served under) tell nothing apart: the options do.
     const weights = variant.model === null ? null : weightsName(variant.model);
     if (weights !== null && variants.some((other) => other.model !== null && weightsName(other.model) !== weights)) return weights;
-    return changed.length > 0 ? spoken(changed, variant.command) : variant.tokens.length > 0 ? spoken(variant.tokens, variant.command) : (variant.model ? weightsName(variant.model) : '');
+    return changed.length > 0 ? spoken(changed, variant.command, prose) : variant.tokens.length > 0 ? spoken(variant.tokens, variant.command) : (variant.model ? weightsName(variant.model) : '');
   });
   if (names.every(Boolean) && new Set(names).size === names.length) return names;
+  const byWeights = namesByWeights(variants, differing);
+  if (byWeights.every(Boolean) && new Set(byWeights).size === byWeights.length) return byWeights;
   return variants.map((v) => [...(v.model === null ? [] : [weightsName(v.model)]), ...v.tokens.map((t) => t.typed)].join(' '));
+}
+
+/** A way spread over several nodes: a node count or a pipeline of two or more stages in what sets it apart. */
+function spansNodes(variant: Variant): boolean {
+  return variant.tokens.some((t) => (t.option === '--nnodes' || t.option === '--pp') && Number(t.key.slice(t.key.indexOf('=') + 1)) >= 2);
+}
+
+/** What tells weights apart from the others served (`4.65bpw` of `X-exl2_4.65bpw` beside `X-exl2_4.0bpw`): what follows their common stem. */
+function weightsPart(weights: string, all: readonly string[]): string {
+  let common = 0;
+  while (all.every((w) => w[common] === weights[common]) && common < weights.length) common += 1;
+  const cut = Math.max(...['-', '_', '/'].map((sep) => weights.lastIndexOf(sep, common - 1))) + 1;
+  return weights.slice(cut) || weights;
+}
+
+/**
+ * When weights were served in several settings (a 4.65bpw quant with an FP16 cache, then with a Q4
+ * cache): the first launch of each weights is called by them, a later one on the same weights by
+ * what tells the weights apart and the options changed since (`4.65bpw cache_mode Q4`).
+ */
+function namesByWeights(variants: readonly Variant[], differing: (a: Variant, b: Variant | undefined) => Token[]): string[] {
+  const weightsOf = (v: Variant): string | null => (v.model === null ? null : weightsName(v.model));
+  const all = [...new Set(variants.map(weightsOf))];
+  if (all.length < 2 || all.includes(null)) return variants.map(() => '');
+  return variants.map((variant, index) => {
+    const weights = weightsOf(variant) as string;
+    const before = variants.slice(0, index).filter((o) => weightsOf(o) === weights).at(-1);
+    if (!before) return weights;
+    const changed = differing(variant, before);
+    return changed.length > 0 ? `${weightsPart(weights, all as string[])} ${spoken(changed, variant.command)}` : '';
+  });
 }
 
 /** Whether two keys' weights (after the `|`) read alike. */
@@ -318,7 +376,7 @@ function sameWeights(a: string, b: string): boolean {
   return weights(a) !== '' && weights(a) === weights(b);
 }
 
-export function addApproaches(tried: TriedCandidate[]): TriedCandidate[] {
+export function addApproaches(tried: TriedCandidate[], prose = ''): TriedCandidate[] {
   const result: TriedCandidate[] = [];
   for (const parent of tried) {
     result.push(parent);
@@ -329,7 +387,7 @@ export function addApproaches(tried: TriedCandidate[]): TriedCandidate[] {
     const own = (key: string): Shaped[] => shaped.filter((s) => s.key === key);
     // A launch whose setting has nothing of its own (its weights only named alike to another's) is the candidate itself.
     const approachKeys = keys.filter((k) => k !== '|' && !(k.startsWith('|') && keys.some((o) => o !== k && o.startsWith('|') === false && sameWeights(k, o))));
-    const names = approachNames(approachKeys.map((key) => ({ model: (own(key)[0] as Shaped).model, tokens: (own(key)[0] as Shaped).tokens, command: (own(key)[0] as Shaped).action.command })));
+    const names = approachNames(prose, approachKeys.map((key) => ({ model: (own(key)[0] as Shaped).model, tokens: (own(key)[0] as Shaped).tokens, command: (own(key)[0] as Shaped).action.command })));
     approachKeys.forEach((key, index) => {
       const first = own(key)[0] as Shaped;
       const followers = parent.actions.filter((a) => !isShapeAction(a) && FOLLOWER_KINDS.has(a.kind) && (a.kind !== 'inspect' || a.hits.length > 0 || a.facts.length > 0) && shapeAt(a.seq)?.key === key);

@@ -158,7 +158,8 @@ function creditLastApproach(tried: readonly NamedTried[], nodes: CandidateNode[]
 
 export function buildTree(input: TreeInput): DecisionTree {
   const goal = findGoal(input.messages);
-  const tried = collectTried(input.actions).map(named);
+  const prose = input.messages.filter((m) => m.role === 'assistant').map((m) => `${m.reasoning}\n${m.text}`).join('\n');
+  const tried = collectTried(input.actions, prose).map(named);
   const lastOrdinalOf = (candidate: NamedTried): number => Math.max(...candidate.actions.map((a) => a.messageOrdinal));
   const firstSeqOf = (candidate: NamedTried): number => Math.min(...candidate.actions.map((a) => a.seq));
   const candidates: CandidateNode[] = [];

@@ -26,7 +26,7 @@ export interface ProseLead {
 }
 
 /** Words that propose instead of report. */
-export const LEAD_CUE = /\b(?:could|would|I'd|we'd|might|may want|alternatives?|alternatively|options?|fallback|fall(?:ing)? back (?:to|on)|stopgap|instead|other (?:route|way|option)s?|next (?:step|option)s?|not tried|haven't tried|have not tried|didn't try|neither tried|untried|worth (?:a )?try(?:ing)?|worth comparing|the thing to compare|if you (?:ever |later )?(?:want|need)|to get more|consider|or else|otherwise|we'll try|we will try|try (?:that|it) (?:tomorrow|later|next))\b/i;
+export const LEAD_CUE = /\b(?:could|would|I'd|we'd|might|may want|alternatives?|alternatively|options?|fallback|fall(?:ing)? back (?:to|on)|stopgap|instead|other (?:route|way|option)s?|next (?:step|option)s?|not tried|haven't tried|have not tried|didn't try|neither tried|untried|worth (?:a )?try(?:ing)?|worth comparing|the thing to compare|if you (?:ever |later )?(?:want|need)|to get more|consider|or else|otherwise|we'll try|we will try|(?:we'll|we will|I'll) (?:just )?go with|try (?:that|it) (?:tomorrow|later|next))\b/i;
 const QUANT = /(?:^|[-_.])(?:AWQ|GPTQ|GGUF|EXL2|FP8|FP4|NVFP4|INT4|INT8|W4A16|W8A8|MLX|\d+(?:\.\d+)?bpw|Q\d_K(?:_[MSL])?|q\d+f\d+(?:_\d)?)(?:$|[-_.])/i;
 const OPTION = /^(--[a-z][\w-]*(?:[ =][\w.:/-]+)?|[A-Z][A-Z0-9_]{2,}=[\w.:/-]+)$/;
 const LAYOUT = /\b(TP|PP|tensor[- ]parallel(?:ism)?|pipeline[- ]parallel(?:ism)?)\s*(?:=|of|size)?\s*(\d+)\b/gi;

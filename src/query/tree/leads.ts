@@ -90,9 +90,10 @@ function imageLead(raw: string, sentence: string, context: LeadContext, proposin
   const framework = frameworkIn(token);
   const serving = framework?.kind === 'framework' ? framework : null;
   if (!ref.registry && !ref.path.includes('/')) {
-    // `qwen2.5-coder:14b` on Ollama: a model tag of a framework that pulls models by tag.
+    // `qwen2.5-coder:14b` on Ollama: a model tag of a framework that pulls models by tag, when proposed
+    // ("ollama active, `qwen2.5:32b` loaded on GPU 0" tells what is there).
     const byModel = frameworks().find((f) => f.candidateByModel && namesFramework(f, sentence));
-    if (!backticked || !ref.tag || !byModel) return null;
+    if (!backticked || !ref.tag || !byModel || !proposing) return null;
     return { name: token, kind: 'approach', framework: byModel.id, repository: null, tagged: true, descriptive: null };
   }
   if (!serving && !(ref.tag && ref.path.includes('/'))) return null;

@@ -276,7 +276,8 @@ function modelNames(tried: TriedCandidate[]): TriedCandidate[] {
   return tried.map((c) => (c.name.startsWith(prefix) ? { ...c, name: c.name.slice(prefix.length) } : c));
 }
 
-export function collectTried(actions: readonly TreeAction[]): TriedCandidate[] {
+/** `prose`: what the assistant wrote, which names an approach by the option it talks about. */
+export function collectTried(actions: readonly TreeAction[], prose = ''): TriedCandidate[] {
   const collector = new Collector();
   for (const action of actions) collector.add(action);
   const tried = [...collector.byKey.values()]
@@ -284,5 +285,5 @@ export function collectTried(actions: readonly TreeAction[]): TriedCandidate[] {
     // but an image or package of no known framework that was run as a model server is (unknown-stack.ts).
     .filter((c) => c.actions.length > 0 && (isServingStack(c.framework) || servedAsUnknownStack(c)))
     .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c) } : c));
-  return addApproaches(modelNames(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) }))));
+  return addApproaches(modelNames(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) }))), prose);
 }
