@@ -142,6 +142,12 @@ const EXAMPLES: Record<string, Example[]> = {
   'kubectl-set-image': [
     { line: 'kubectl -n llm set image deploy/nim nim=nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3', expect: { kind: 'serve', image: 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3', framework: 'nim' } },
   ],
+  'framework-probe': [
+    { line: 'build-hip/bin/llama-bench -m ~/models/m.gguf -ngl 99 -p 512', expect: { kind: 'probe', framework: 'llamacpp' } },
+  ],
+  'pod-http-check': [
+    { line: "kubectl -n llm run probe-c --rm -i --restart=Never --image=curlimages/curl:8.11.1 -- -s -w '%{http_code}' http://demo-predictor.llm.svc:80/v1/models", expect: { kind: 'health', port: 80 } },
+  ],
   'kubectl-run': [
     { line: 'kubectl -n llm run profiles --rm -i --restart=Never --image=nvcr.io/nim/meta/x:1.0.0 --command -- list-model-profiles', expect: { kind: 'probe', image: 'nvcr.io/nim/meta/x:1.0.0' } },
   ],

@@ -58,6 +58,9 @@ export function writeOutCode(output: string, format: string | null): { value: st
   return { value: found[1] as string, line: tail.slice(start, end === -1 ? undefined : end).trim() };
 }
 
+/** Padding or unknown tokens only (`<pad><pad>…`), or one character 16 times or more (`!!!!…`). */
+const GARBAGE_COMPLETION = /^(?:(?:<pad>|<unk>|\[PAD\]|\s)*(?:<pad>|<unk>|\[PAD\])(?:<pad>|<unk>|\[PAD\]|\s)*|(.)\1{15,})$/;
+
 /** What a health check's output says: an HTTP code, a model list, an answered completion. */
 export function readHealth(output: string | null, writeOut: string | null = null): HealthReading | null {
   if (!output) return null;
@@ -71,6 +74,8 @@ export function readHealth(output: string | null, writeOut: string | null = null
   if (ollama && !/"choices"\s*:\s*\[/.test(output)) return { ok: true, label: `completion answered "${(ollama[1] as string).trim()}"`, line: ollama[0] };
   if (/"choices"\s*:\s*\[/.test(output)) {
     const content = /"(?:content|text)"\s*:\s*"((?:[^"\\]|\\.){0,60})/.exec(output);
+    // A completion of nothing but padding or one character repeated (an fp16 overflow, a broken quant) is garbage, not an answer.
+    if (content && GARBAGE_COMPLETION.test(content[1] as string)) return { ok: false, label: `garbage output: the completion is only "${content[1] as string}"`, line: content[0] };
     return { ok: true, label: content ? `completion answered "${content[1] as string}"` : 'completion answered', line: content?.[0] ?? '"choices": […]' };
   }
   // A load generator's summary (`Successful requests: 50`, `Output token throughput (tok/s): 41.2`): the server answered its requests.

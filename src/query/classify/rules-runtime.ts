@@ -117,6 +117,20 @@ function healthTarget(view: CommandView): { url: string; host: string | null; po
 
 const HTTP_CLIENTS = new Set(['curl', 'wget', 'http', 'https', 'xh']);
 
+/** An image that is an HTTP client (`curlimages/curl:8.11.1`): its arguments are curl's. */
+const HTTP_CLIENT_IMAGE = /(?:^|\/)(?:curl|wget|httpie)(?:[:@]|$)/;
+
+/** The HTTP client's arguments of a one-off pod (`kubectl run c --rm -i --image=curlimages/curl -- -s URL`, `… --image=busybox -- wget -qO- URL`). */
+function podHttpClientArgs(v: CommandView): string[] | null {
+  if ((v.program !== 'kubectl' && v.program !== 'oc') || !v.args.includes('run')) return null;
+  const image = optionValue(v.args, ['--image']);
+  const dashes = v.args.indexOf('--');
+  if (!image || dashes === -1) return null;
+  const after = v.args.slice(dashes + 1);
+  if (HTTP_CLIENTS.has(after[0] ?? '')) return after.slice(1);
+  return HTTP_CLIENT_IMAGE.test(image.toLowerCase()) ? after : null;
+}
+
 /** Load generators that send requests to a running server (they serve nothing themselves). */
 const BENCHMARK_MODULE = /(?:^|[._])bench(?:mark)?_serving$/;
 const BENCHMARK_SCRIPT = /(?:^|\/)bench(?:mark)?_serving\.py$/;
@@ -256,6 +270,29 @@ export const RUNTIME_RULES: readonly Rule[] = [
       const positional = build.modelAfter !== null ? build.args[build.modelAfter] : undefined;
       const model = optionValue(build.args, [...build.framework.modelOptions, '--model_dir', '--checkpoint_dir']) ?? (positional && !positional.startsWith('-') ? positional : null);
       return { subject: model, subjectKind: 'model', model, framework: build.framework.id, config: joinShapes(serveShape(build.args, build.framework), envShape(v.env, build.framework)), options: launchOptions(build.args, build.framework) };
+    },
+  },
+  {
+    name: 'framework-probe',
+    kind: 'probe',
+    description: 'a program of a framework in the rule files that runs the model once without serving it (`probe:`): `llama-bench`, `llama-cli`',
+    match: (v) => {
+      const probe = launcherOf(v, (f) => f.probers);
+      if (!probe) return null;
+      const model = servedModel(probe.args, probe);
+      return { subject: model, subjectKind: 'model', model, framework: probe.framework.id, config: joinShapes(serveShape(probe.args, probe.framework), envShape(v.env, probe.framework)), options: launchOptions(probe.args, probe.framework) };
+    },
+  },
+  {
+    name: 'pod-http-check',
+    kind: 'health',
+    description: '`kubectl run NAME --rm -i --image=curlimages/curl -- -s URL` (or a pod running curl/wget): a request from inside the cluster to a serving endpoint',
+    match: (v) => {
+      const args = podHttpClientArgs(v);
+      if (!args) return null;
+      const target = healthTarget({ ...v, args });
+      if (!target) return null;
+      return { subject: target.url, subjectKind: 'url', port: target.port, targetHost: isLocalHost(target.host) ? null : target.host };
     },
   },
   ...ORCHESTRATION_RULES,

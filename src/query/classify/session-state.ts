@@ -85,10 +85,12 @@ export class SessionState {
     }
     this.dockerHost = /DOCKER_HOST=["']?ssh:\/\/(?:[^@\s"']+@)?([^\s:;'"/]+)/.exec(text)?.[1] ?? null;
     const names = envShapeNames();
+    // `NAME=value program …` sets the variable for that one command: it holds for no later launch.
+    const oneShot = new Set(commands.filter((c) => c.program !== '' && c.program !== 'export').flatMap((c) => Object.entries(c.env).map(([name, value]) => `${name}=${value}`)));
     for (const match of text.matchAll(ENV_ASSIGNMENT)) {
       const name = match[1] as string;
       const framework = names.get(name);
-      if (!framework) continue;
+      if (!framework || oneShot.has(`${name}=${(match[2] ?? match[3] ?? match[4]) as string}`)) continue;
       const perHost = this.stickyEnv.get(host ?? '') ?? new Map<string, Map<string, string>>();
       const env = perHost.get(framework) ?? new Map<string, string>();
       env.set(name, (match[2] ?? match[3] ?? match[4]) as string);

@@ -103,9 +103,11 @@ export function launchOptions(args: readonly string[], framework: Framework | nu
     const hasValue = eq > 0 || (next !== undefined && !next.startsWith('-'));
     const value = eq > 0 ? arg.slice(eq + 1) : hasValue ? (next as string) : null;
     if (eq <= 0 && hasValue) i += 1;
-    if (own.has(flag) || shapes.has(flag) || PLACE_OPTIONS.has(flag) || namesAPlace(flag)) continue;
+    // An option the rules say defines the deployment counts even when it names a place (the weights it loads: `--gguf_path DIR`).
+    const defining = framework?.definingOptions.includes(flag) ?? false;
+    if (own.has(flag) || shapes.has(flag) || (!defining && (PLACE_OPTIONS.has(flag) || namesAPlace(flag)))) continue;
     // A value that is a path says where, not how.
-    if (value !== null && /^[~/.]/.test(value)) continue;
+    if (value !== null && /^[~/.]/.test(value) && !defining) continue;
     parts.push(value === null ? flag : `${flag} ${value}`);
   }
   return parts.length > 0 ? parts.join(' ') : null;

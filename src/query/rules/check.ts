@@ -69,6 +69,7 @@ function checkLaunchers(path: string, rule: RuleFile): RuleProblem[] {
   const lists = [
     { launchers: rule.launch, ruleName: 'serve-launcher', what: 'launcher', reading: 'a launch' },
     { launchers: rule.build, ruleName: 'engine-build', what: 'build step', reading: 'a build' },
+    { launchers: rule.probe, ruleName: 'framework-probe', what: 'probe', reading: 'a probe' },
   ];
   for (const { launchers, ruleName, what, reading } of lists) {
     for (const [index, launcher] of launchers.entries()) {

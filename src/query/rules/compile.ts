@@ -52,6 +52,8 @@ export interface Framework {
   launchers: readonly CompiledLauncher[];
   /** Build steps (`trtllm-build`, `quantize.py`, `mlc_llm convert_weight`): the same shape of match as launchers. */
   builders: readonly CompiledLauncher[];
+  /** Programs that run the model once without serving it (`llama-bench`): probes of the build, the same shape of match as launchers. */
+  probers: readonly CompiledLauncher[];
   /** Candidates are named by the model they run (`ollama qwen2.5-coder:32b`). */
   candidateByModel: boolean;
   modelOptions: readonly string[];
@@ -133,6 +135,8 @@ export function compileFramework(file: RuleFile, path: string): Framework {
     images: file.images,
     launchers: file.launch.map(compileLauncher),
     builders: file.build.map(compileLauncher),
+    // A rules cache written before `probe` existed holds files without it.
+    probers: (file.probe ?? []).map(compileLauncher),
     candidateByModel: file.candidate_by_model,
     modelOptions: file.options.model.length > 0 ? file.options.model : MODEL_DEFAULTS,
     servedNameOptions: file.options.served_name,

@@ -93,6 +93,8 @@ export const ruleFileSchema = z
     launch: z.array(launcherSchema).default([]),
     /** Steps that build what it serves (an engine, converted weights): `trtllm-build`, `quantize.py`, `mlc_llm convert_weight`. */
     build: z.array(launcherSchema).default([]),
+    /** Programs that run the model once without serving it (`llama-bench`, `llama-cli`): a try of the build they belong to, decided by their output. */
+    probe: z.array(launcherSchema).default([]),
     /** Its models are pulled and run by tag (`ollama pull qwen2.5-coder:32b`): a candidate is the framework with that model. */
     candidate_by_model: z.boolean().default(false),
     options: z

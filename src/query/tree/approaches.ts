@@ -45,6 +45,8 @@ interface Shaped {
 }
 
 function isShapeAction(action: TreeAction): boolean {
+  // A program that runs the model once (`llama-bench`) tries the build with its own setting, as a launch does.
+  if (action.rule === 'framework-probe') return action.framework !== null;
   if (!SHAPE_KINDS.has(action.kind) || action.rule === 'image-commit') return false;
   // A container that starts no serving stack (`docker run -d … nvcr.io/nvidia/pytorch … sleep infinity` to build in) is no setting.
   if (action.kind === 'serve') return action.framework !== null;
@@ -135,10 +137,13 @@ function tokensOf(text: string | null | undefined, framework: Framework, source:
     }
     const paired = /^--?[a-z]/i.test(word) && !/^-D[A-Z]/.test(word) && next !== undefined && !next.startsWith('-') && !/^[A-Z][A-Z0-9_]*=/.test(next);
     const option = shapeKey(word.split('=')[0] as string, framework);
-    const value = paired ? (next as string) : /=/.test(word) ? word.slice(word.indexOf('=') + 1) : '';
+    const given = paired ? (next as string) : /=/.test(word) ? word.slice(word.indexOf('=') + 1) : '';
+    // A path (the weights a defining option loads) is the file or folder it names, as weights are: `UD-Q2_K_XL` for `--gguf_path /data/gguf/UD-Q2_K_XL`.
+    const path = /^[~/]/.test(given);
+    const value = path ? weightsName(given) : given;
     const role = source === 'shape' ? 'shape' : definingOption(word.split('=')[0] as string, framework) ? 'defining' : 'routine';
     const preset = value !== '' && presetOption(word.split('=')[0] as string, framework);
-    tokens.push({ typed: paired ? `${word} ${next as string}` : word, option, key: `${option}=${value}`, layout: LAYOUT_LABELS.has(option), preset, role });
+    tokens.push({ typed: path ? value : paired ? `${word} ${next as string}` : word, option, key: `${option}=${value}`, layout: LAYOUT_LABELS.has(option), preset, role });
     if (paired) i += 1;
   }
   return tokens;
@@ -160,6 +165,16 @@ function over(first: readonly Token[], then: readonly Token[]): Token[] {
 /** `base` in its order with the values `step` sets instead, then what `step` adds. */
 function updated(base: readonly Token[], step: readonly Token[]): Token[] {
   return [...base.map((t) => step.find((s) => s.option === t.option) ?? t), ...step.filter((s) => !base.some((t) => t.option === s.option))];
+}
+
+/** The build directory a configure step names (`cmake -S . -B build-vk`, `meson setup builddir`), or null. */
+function buildDir(command: string): string | null {
+  return /(?:^|\s)-B\s*(\S+)/.exec(command)?.[1] ?? /\bmeson\s+setup\s+(?:-\S+\s+)*([^\s-]\S*)/.exec(command)?.[1] ?? null;
+}
+
+function otherBuildDir(a: TreeAction, b: TreeAction): boolean {
+  const [x, y] = [buildDir(a.command), buildDir(b.command)];
+  return x !== null && y !== null && x !== y;
 }
 
 function failing(action: TreeAction): boolean {
@@ -219,7 +234,9 @@ function shapedActions(parent: TriedCandidate): Shaped[] {
       continue;
     }
     const previous = runs.at(-1);
-    const base = previous?.tokens ?? [];
+    // A build configured into another build directory (`cmake -B build-vk` after `-B build-hip`) starts afresh: it keeps nothing of the other.
+    const elsewhere = previous !== undefined && otherBuildDir(previous.steps[0] as TreeAction, action);
+    const base = elsewhere ? [] : (previous?.tokens ?? []);
     // Options changed on a build that worked are tuning, not another approach: the earlier values stay.
     const counted = !previous || failedBetween(previous.start, action.seq) ? step : step.filter((t) => t.layout || t.role === 'defining');
     open = { start: action.seq, tokens: over(counted, base), own: counted, steps: [action] };
@@ -275,7 +292,7 @@ function spoken(given: readonly Token[], command = '', prose = ''): string {
     if (tokens.some((t) => t.option === '--nnodes')) return tokens.map((t) => t.typed).join(' ');
     return tokens.map((t) => `${t.option.replace(/^-+/, '')}${t.typed.split(' ')[1] ?? t.key.slice(t.key.indexOf('=') + 1)}`).join(' ');
   }
-  const said = (t: Token): string => (opaqueAssignment(t) ? t.typed.slice(0, t.typed.indexOf('=')) : t.typed);
+  const said = (t: Token): string => (opaqueAssignment(t) ? t.typed.slice(0, t.typed.indexOf('=')) : switchedOn(t) ?? t.typed);
   // Options of one feature changed together (`--speculative-num-steps 5 --speculative-eagle-topk 8`) are read as one setting; otherwise the first changed names it.
   const first = mostSpokenOf(given, prose);
   const family = featureOf(first);
@@ -294,6 +311,11 @@ function mostSpokenOf(given: readonly Token[], prose: string): Token {
     return spellings.reduce((n, s) => n + prose.split(s).length - 1, 0);
   };
   return given.reduce((best, t) => (said(t) > said(best) ? t : best), first);
+}
+
+/** A build define that turns a switch on (`-DGGML_VULKAN=ON`) is said by the switch: `GGML_VULKAN`. */
+function switchedOn(token: Token): string | null {
+  return /^-D([A-Z][A-Z0-9_]*)=(?:ON|1|TRUE|YES)$/i.exec(token.typed)?.[1] ?? null;
 }
 
 /** Leading words that name no feature (`--max_batch_size`, `--enable-…`). */

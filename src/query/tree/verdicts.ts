@@ -36,7 +36,14 @@ function isNegative(action: TreeAction): boolean {
   if (RUNTIME_KINDS.has(action.kind)) return action.outcome === 'failed';
   if (action.kind === 'pull') return action.outcome === 'failed' && action.hits.some((h) => h.decisive && h.effect === 'failure');
   if (action.kind === 'inspect') return action.hits.some((h) => h.effect === 'failure' || h.effect === 'negative');
+  // A check that got an answer saying the deployment is broken (garbage output, no chat template) rejects; one that reached nothing yet does not.
+  if (action.kind === 'health') return action.outcome === 'failed' && action.hits.some((h) => h.decisive && h.effect === 'failure' && brokenNotUnreached(h));
   return false;
+}
+
+/** A failure that also decides a step's own outcome (a serve, a probe), not only whether a check reached a server yet (connection refused). */
+function brokenNotUnreached(hit: SignatureHit): boolean {
+  return signatureNamed(hit.name)?.decides.some((kind) => kind !== 'health') ?? false;
 }
 
 /** A failure later put right by the same kind of step succeeding on the same candidate. */
