@@ -6,7 +6,14 @@ import { EventEmitter } from 'node:events';
  */
 export interface Write {
   at: number;
+  /** The process's CPU time (user + system, ms) at the write: steadier than wall time on a loaded machine. */
+  cpuMs: number;
   text: string;
+}
+
+export function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /** CSI escape sequences (colours, cursor moves, synchronized-update markers). */
@@ -35,7 +42,7 @@ export class FakeStdout extends EventEmitter {
   }
 
   write = (text: string): boolean => {
-    const write = { at: performance.now(), text };
+    const write = { at: performance.now(), cpuMs: cpuMs(), text };
     this.writes.push(write);
     if (this.writes.length > 200) this.writes.splice(0, 100);
     if (isFrame(text)) this.onFrame?.(write);

@@ -50,6 +50,7 @@ export async function tuiPhase(big: TuiTarget, sample: TuiTarget, keys: number):
       notes: [
         `p50 ${round(large.keyToFrame.p50Ms, 1)} ms, max ${round(large.keyToFrame.maxMs, 0)} ms; until the screen settles (data loaded): p50 ${round(large.keyToSettled.p50Ms, 1)} ms, p95 ${round(large.keyToSettled.p95Ms, 1)} ms, max ${round(large.keyToSettled.maxMs, 0)} ms`,
         `Ink's own render time per frame: p50 ${round(large.inkRender.p50Ms, 1)} ms, p95 ${round(large.inkRender.p95Ms, 1)} ms; keys without a new frame: ${large.noFrame}; p95 by kind: ${kinds}`,
+        `CPU time from key to frame (steadier than wall time on a loaded machine): p50 ${round(large.keyToFrameCpu.p50Ms, 1)} ms, p95 ${round(large.keyToFrameCpu.p95Ms, 1)} ms (sample: p95 ${round(small.keyToFrameCpu.p95Ms, 1)} ms)`,
       ],
     }),
   ];

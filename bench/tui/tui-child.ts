@@ -1,8 +1,9 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { createTuiServices } from '../../src/cli/tui-services.js';
 import { Database } from '../../src/store/database.js';
 import { emitResult } from '../lib/child.js';
 import { percentile } from '../lib/stats.js';
-import { FakeStdin, FakeStdout, type Write } from './fake-terminal.js';
+import { cpuMs, FakeStdin, FakeStdout, type Write } from './fake-terminal.js';
 import { keyScript } from './key-script.js';
 
 /**
@@ -24,6 +25,8 @@ export interface TuiChildResult {
   firstRowsMs: number;
   timelineRows: string;
   keyToFrame: KeyTimings;
+  /** CPU time the process spent from the key to its first frame (DuckDB's threads included). */
+  keyToFrameCpu: KeyTimings;
   keyToSettled: KeyTimings;
   inkRender: KeyTimings;
   noFrame: number;
@@ -44,7 +47,13 @@ const { createElement } = await import('react');
 const { render } = await import('ink');
 const { App } = await import('../../src/tui/App.js');
 
-const QUIET_MS = 40;
+/**
+ * When set, the settled frame of every key goes there (JSON lines), to compare two builds' screens.
+ * A capture waits a second of quiet: a detail still loading after 40 ms would make two captures differ.
+ */
+const CAPTURE = process.env['BENCH_TUI_CAPTURE'];
+if (CAPTURE) writeFileSync(CAPTURE, '');
+const QUIET_MS = CAPTURE ? 1000 : 40;
 /** A status line still waiting for a service: not settled yet. */
 const BUSY = /loading…|searching for/;
 /** The cursor on a row whose page is still being read (drawn `…`): Enter there would open nothing. */
@@ -123,12 +132,14 @@ await settled(performance.now(), 5000);
 renderTimes.length = 0;
 
 const toFrame: number[] = [];
+const toFrameCpu: number[] = [];
 const toSettled: number[] = [];
 const byKind = new Map<string, number[]>();
 let noFrame = 0;
 for (const { key, kind } of keyScript(Number(keysText))) {
   frames = [];
   const pressed = performance.now();
+  const pressedCpu = cpuMs();
   stdin.type(key);
   const last = await settled(pressed, NO_FRAME_MS + 2000);
   const first = frames[0];
@@ -136,11 +147,13 @@ for (const { key, kind } of keyScript(Number(keysText))) {
     const status = stdout.lastFrame().split('\n').filter((line) => line.trim()).slice(-2).join(' / ');
     process.stderr.write(`${JSON.stringify(key)} frames=${frames.length} ${Math.round(performance.now() - pressed)}ms ${status.slice(0, 150)}\n`);
   }
+  if (CAPTURE) appendFileSync(CAPTURE, `${JSON.stringify({ key, frame: last?.text ?? null })}\n`);
   if (!first || !last) {
     noFrame += 1;
     continue;
   }
   toFrame.push(first.at - pressed);
+  toFrameCpu.push(first.cpuMs - pressedCpu);
   toSettled.push(last.at - pressed);
   const list = byKind.get(kind) ?? [];
   list.push(first.at - pressed);
@@ -156,6 +169,7 @@ emitResult({
   firstRowsMs: (firstRowsAt ?? Number.NaN) - started,
   timelineRows,
   keyToFrame: summary(toFrame),
+  keyToFrameCpu: summary(toFrameCpu),
   keyToSettled: summary(toSettled),
   inkRender: summary(renderTimes),
   noFrame,

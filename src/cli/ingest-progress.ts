@@ -1,5 +1,6 @@
 import type { Database } from '../store/database.js';
 import type { IngestOptions, IngestProgress, SessionFailure } from '../store/ingest-pipeline.js';
+import type { BackgroundDerive } from '../query/background-derive.js';
 import { deriveSessions } from '../query/derive.js';
 import { renderProgress } from './format/progress.js';
 import type { Output } from './output.js';
@@ -15,9 +16,10 @@ type Hooks = Pick<IngestOptions, 'onProgress' | 'onSourceStored' | 'onSessionsWr
 
 /**
  * How an ingest shows its progress: a bar on a terminal, and with `--progress` one line per step
- * for logs and pipes (the crash tests kill an ingest at the steps these lines announce).
+ * for logs and pipes (the crash tests kill an ingest at the steps these lines announce). Each
+ * stored source's sessions go to `background`, which derives them while the next source is read.
  */
-export function ingestProgress(output: Output, reporting: IngestReporting, started: number): Hooks & { deriveLeftOver: (db: Database, sessionIds: readonly string[]) => Promise<SessionFailure[]> } {
+export function ingestProgress(output: Output, reporting: IngestReporting, started: number, background: BackgroundDerive): Hooks & { deriveLeftOver: (db: Database, sessionIds: readonly string[]) => Promise<SessionFailure[]> } {
   let announced = -1;
   const bar = (p: IngestProgress): void =>
     output.status(
@@ -37,10 +39,11 @@ export function ingestProgress(output: Output, reporting: IngestReporting, start
     onSourceStored: (source, index, count) => {
       if (reporting.lines) output.warn(`ingest: stored ${index + 1}/${count} ${source.path}`);
     },
-    onSessionsWritten: async (db, sessionIds) => {
-      const failures = await deriveSessions(db, sessionIds);
-      if (reporting.lines) output.warn(`ingest: derived ${sessionIds.length} session${sessionIds.length === 1 ? '' : 's'}`);
-      return failures;
+    onSessionsWritten: (_db, sessionIds) => {
+      background.add(sessionIds, (derived) => {
+        if (reporting.lines) output.warn(`ingest: derived ${derived.length} session${derived.length === 1 ? '' : 's'}`);
+      });
+      return Promise.resolve();
     },
     deriveLeftOver: async (db, sessionIds) => {
       const what = `${sessionIds.length} session${sessionIds.length === 1 ? '' : 's'} an interrupted ingest left without a decision tree`;

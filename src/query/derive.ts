@@ -1,12 +1,12 @@
 import type { Database } from '../store/database.js';
-import { recordDeriveFailure, replaceDerivedRows } from '../store/derived-writer.js';
+import { recordDeriveFailure, replaceDerivedRows, type DerivedSessionRows } from '../store/derived-writer.js';
 import { retryWithMoreMemory } from '../store/memory-limit.js';
 import type { Row } from '../store/values.js';
-import { SessionClassifier, type ActionRecord, type CallRecord, type CommandRecord } from './classify/index.js';
-import { buildTree } from './tree/build.js';
+import type { CallRecord } from './classify/index.js';
 import { derivedRows } from './derived-rows.js';
 import { rulesFingerprint } from './rules/active.js';
-import type { DecisionTree, DelegatedText, TreeMessage } from './tree/types.js';
+import { SessionDerivation, type DerivedRows } from './session-derivation.js';
+import type { TreeMessage } from './tree/types.js';
 
 /**
  * Fills the derived tables (commands, actions, candidates, pivots, trees) for given sessions:
@@ -15,8 +15,6 @@ import type { DecisionTree, DelegatedText, TreeMessage } from './tree/types.js';
  * the query commands for sessions derived by an older version of the rules.
  */
 
-const DELEGATION_TOOL = /^(?:task|agent|dispatch_agent|spawn_agent|wait_agent|wait|delegate|subagent)$/i;
-
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 const str = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
@@ -24,7 +22,7 @@ const str = (value: unknown): string | null => (value === null || value === unde
 const OUTPUT_WINDOW = 512 * 1024;
 const CALL_PAGE = 2000;
 
-async function readMessages(db: Database, sessionId: string): Promise<{ parentId: string | null; messages: TreeMessage[] }> {
+export async function readMessages(db: Database, sessionId: string): Promise<{ parentId: string | null; messages: TreeMessage[] }> {
   const session = await db.one(`SELECT parent_id FROM sessions WHERE id = ?`, [sessionId]);
   const messages = await db.all(`SELECT ordinal, role, text, reasoning FROM messages WHERE session_id = ? ORDER BY ordinal`, [sessionId]);
   return {
@@ -34,7 +32,7 @@ async function readMessages(db: Database, sessionId: string): Promise<{ parentId
 }
 
 /** A session's calls in order, a page at a time, so a long session's outputs are never all in memory. */
-async function* callPages(db: Database, sessionId: string): AsyncGenerator<CallRecord[]> {
+export async function* callPages(db: Database, sessionId: string): AsyncGenerator<CallRecord[]> {
   let after = 0;
   for (;;) {
     const rows = await db.all(
@@ -66,53 +64,21 @@ async function* callPages(db: Database, sessionId: string): AsyncGenerator<CallR
   }
 }
 
-export interface DerivedRows {
-  commands: CommandRecord[];
-  actions: ActionRecord[];
-  tree: DecisionTree;
-  candidateOf: Map<string, string>;
-}
+export type { DerivedRows } from './session-derivation.js';
 
 /** The pure part: a session's rows in, its derived rows out. */
 export function deriveRows(sessionId: string, isSubagent: boolean, messages: readonly TreeMessage[], calls: readonly CallRecord[]): DerivedRows {
-  const classifier = new SessionClassifier();
-  const delegated: DelegatedText[] = [];
-  for (const call of calls) {
-    classifier.add(call);
-    const text = delegatedText(call);
-    if (text) delegated.push(text);
-  }
-  return finishDerive(sessionId, isSubagent, messages, classifier, delegated);
-}
-
-function delegatedText(call: CallRecord): DelegatedText | null {
-  return DELEGATION_TOOL.test(call.tool) && call.output ? { ordinal: call.messageOrdinal, callId: call.callId, text: call.output } : null;
-}
-
-function finishDerive(sessionId: string, isSubagent: boolean, messages: readonly TreeMessage[], classifier: SessionClassifier, delegated: DelegatedText[]): DerivedRows {
-  const { commands, actions } = classifier.result();
-  const tree = buildTree({ sessionId, isSubagent, messages, actions, delegated });
-  const candidateOf = new Map<string, string>();
-  for (const candidate of tree.candidates) {
-    if (candidate.kind === 'approach') continue;
-    for (const evidence of candidate.evidence) if (!candidateOf.has(evidence.call_id)) candidateOf.set(evidence.call_id, candidate.name);
-  }
-  return { commands, actions, tree, candidateOf };
+  const derivation = new SessionDerivation();
+  derivation.add(calls);
+  return derivation.finish(sessionId, isSubagent, messages);
 }
 
 /** Reads a session page by page and derives it. */
 export async function deriveStored(db: Database, sessionId: string): Promise<DerivedRows> {
   const { parentId, messages } = await readMessages(db, sessionId);
-  const classifier = new SessionClassifier();
-  const delegated: DelegatedText[] = [];
-  for await (const page of callPages(db, sessionId)) {
-    for (const call of page) {
-      classifier.add(call);
-      const text = delegatedText(call);
-      if (text) delegated.push(text);
-    }
-  }
-  return finishDerive(sessionId, parentId !== null, messages, classifier, delegated);
+  const derivation = new SessionDerivation();
+  for await (const page of callPages(db, sessionId)) derivation.add(page);
+  return derivation.finish(sessionId, parentId !== null, messages);
 }
 
 export interface DeriveFailureReport {
@@ -134,21 +100,44 @@ export interface DeriveOptions {
  */
 export async function deriveSessions(db: Database, sessionIds: readonly string[], options: DeriveOptions = {}): Promise<DeriveFailureReport[]> {
   const fingerprint = rulesFingerprint();
+  return storeDerivations(db, sessionIds, fingerprint, (sessionId) => storedSessionRows(db, sessionId, fingerprint, options.derive), options.onProgress);
+}
+
+/** A stored session's derived rows, derived in this thread. */
+export async function storedSessionRows(db: Database, sessionId: string, fingerprint: string, derive = deriveStored): Promise<DerivedSessionRows> {
+  // A session of many megabyte outputs needs more than the bulk-write cache to be read back.
+  const derived = await retryWithMoreMemory(db, () => derive(db, sessionId));
+  return derivedRows(derived.commands, derived.actions, derived.tree, derived.candidateOf, fingerprint, Date.now());
+}
+
+/** Stores each session's rows as `rowsOf` gives them, each in its own transaction; failures recorded as deriveSessions says. */
+export async function storeDerivations(
+  db: Database,
+  sessionIds: readonly string[],
+  fingerprint: string,
+  rowsOf: (sessionId: string) => Promise<DerivedSessionRows>,
+  onProgress?: (done: number, total: number) => void,
+): Promise<DeriveFailureReport[]> {
   const failures: DeriveFailureReport[] = [];
   for (const [index, sessionId] of sessionIds.entries()) {
-    options.onProgress?.(index, sessionIds.length);
-    try {
-      // A session of many megabyte outputs needs more than the bulk-write cache to be read back.
-      const derived = await retryWithMoreMemory(db, () => (options.derive ?? deriveStored)(db, sessionId));
-      await replaceDerivedRows(db, sessionId, derivedRows(derived.commands, derived.actions, derived.tree, derived.candidateOf, fingerprint, Date.now()));
-    } catch (error) {
-      const cause = error instanceof Error ? error.message : String(error);
-      await recordDeriveFailure(db, sessionId, fingerprint, cause);
-      failures.push({ sessionId, cause });
-    }
+    onProgress?.(index, sessionIds.length);
+    const failure = await storeDerivation(db, sessionId, fingerprint, rowsOf(sessionId));
+    if (failure) failures.push(failure);
   }
-  options.onProgress?.(sessionIds.length, sessionIds.length);
+  onProgress?.(sessionIds.length, sessionIds.length);
   return failures;
+}
+
+/** Stores one session's rows, or, when they could not be derived or written, records why (and says so). */
+export async function storeDerivation(db: Database, sessionId: string, fingerprint: string, rows: Promise<DerivedSessionRows>): Promise<DeriveFailureReport | null> {
+  try {
+    await replaceDerivedRows(db, sessionId, await rows);
+    return null;
+  } catch (error) {
+    const cause = error instanceof Error ? error.message : String(error);
+    await recordDeriveFailure(db, sessionId, fingerprint, cause);
+    return { sessionId, cause };
+  }
 }
 
 export { staleSessions, withDerivedStore, type DerivedStoreOptions } from './derived-store.js';

@@ -77,7 +77,19 @@ export class Database {
     readonly readOnly: boolean,
     /** Set for a lake (a Parquet dataset read through views): only queries that read are run. */
     readonly lake: boolean = false,
+    /** A second connection to another Database's instance ({@link connectAnother}): closing it leaves the instance open. */
+    private readonly ownsInstance: boolean = true,
   ) {}
+
+  /**
+   * Another connection to the same open store, with its own queue and transactions, for work
+   * that runs beside this connection's (derive beside ingest). DuckDB keeps the two apart by
+   * MVCC: each sees what the other committed. Close it before this one.
+   */
+  async connectAnother(): Promise<Database> {
+    if (this.closing) throw new StoreError(`${this.path} is closed`);
+    return new Database(this.path, this.instance, await this.instance.connect(), this.readOnly, this.lake, false);
+  }
 
   /**
    * A lake (a folder `retrace push` writes) opened as a read-only store: an in-memory DuckDB with
@@ -257,7 +269,7 @@ export class Database {
       try {
         this.connection.closeSync();
       } finally {
-        this.instance.closeSync();
+        if (this.ownsInstance) this.instance.closeSync();
       }
     };
     if (this.inFlight === 0) {

@@ -36,3 +36,28 @@ export function fitSegments(segments: readonly Segment[], width: number): Segmen
   else if (last && [...segmentsText(out)].length < width) out.push({ text: ' '.repeat(width - [...segmentsText(out)].length) });
   return out;
 }
+
+/**
+ * A fitted row without the blanks at its end that carry no style: Ink starts every frame from a
+ * blank screen and measures, tokenizes and copies each written character, so unstyled padding costs
+ * a third of a frame's work and draws nothing. An empty row keeps one blank (an empty text is no line).
+ */
+export function withoutTrailingBlanks(segments: readonly Segment[]): Segment[] {
+  const out = [...segments];
+  for (;;) {
+    const last = out.at(-1);
+    if (!last || (last.tone !== undefined && last.tone !== 'plain')) break;
+    const text = last.text.trimEnd();
+    if (text !== '') {
+      out[out.length - 1] = { ...last, text };
+      break;
+    }
+    out.pop();
+  }
+  return out.length > 0 ? out : [{ text: ' ' }];
+}
+
+/** The same text in the same tones. */
+export function sameSegments(a: readonly Segment[], b: readonly Segment[]): boolean {
+  return a.length === b.length && a.every((segment, index) => segment.text === b[index]?.text && segment.tone === b[index]?.tone);
+}

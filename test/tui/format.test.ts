@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summariseCommand } from '../../src/query/timeline.js';
 import { bar, cleanLine, dateRange, duration, fit, fitRight, oneLine, sliceColumns, wrap } from '../../src/tui/format.js';
-import { fitSegments, segmentsText } from '../../src/tui/segments.js';
+import { fitSegments, sameSegments, segmentsText, withoutTrailingBlanks } from '../../src/tui/segments.js';
 import { callMarks, timelineDetailLines, timelineRowSegments } from '../../src/tui/screens/timeline-rows.js';
 import { themeFromEnv, toneProps } from '../../src/tui/theme.js';
 import { stepStatusMark, verdictMark } from '../../src/tui/verdicts.js';
@@ -45,6 +45,19 @@ describe('text helpers', () => {
   it('fits a row of segments to a width, marking the cut', () => {
     expect(segmentsText(fitSegments([{ text: 'hello ' }, { text: 'world', tone: 'dim' }], 9))).toBe('hello wo…');
     expect(segmentsText(fitSegments([{ text: 'hi' }], 4))).toBe('hi  ');
+  });
+
+  it('writes no unstyled blanks at the end of a row, but keeps styled ones and one blank of an empty row', () => {
+    expect(withoutTrailingBlanks([{ text: '› ', tone: 'accent' }, { text: 'row  ' }, { text: '    ' }])).toEqual([{ text: '› ', tone: 'accent' }, { text: 'row' }]);
+    expect(withoutTrailingBlanks([{ text: 'a  ', tone: 'plain' }])).toEqual([{ text: 'a', tone: 'plain' }]);
+    expect(withoutTrailingBlanks([{ text: 'hint  ', tone: 'dim' }, { text: '  ' }])).toEqual([{ text: 'hint  ', tone: 'dim' }]);
+    expect(withoutTrailingBlanks([{ text: '' }, { text: '    ' }])).toEqual([{ text: ' ' }]);
+  });
+
+  it('knows a row rebuilt with the same text and tones (it is not drawn again)', () => {
+    expect(sameSegments([{ text: 'a', tone: 'dim' }, { text: 'b' }], [{ text: 'a', tone: 'dim' }, { text: 'b' }])).toBe(true);
+    expect(sameSegments([{ text: 'a', tone: 'dim' }], [{ text: 'a' }])).toBe(false);
+    expect(sameSegments([{ text: 'a' }], [{ text: 'a' }, { text: '' }])).toBe(false);
   });
 
   it('reads ssh-wrapped commands as host: command, even cut short', () => {

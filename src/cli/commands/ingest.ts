@@ -20,6 +20,7 @@ import { knownFileLookup } from '../../store/known-files.js';
 import { readSourceStates } from '../../store/sources.js';
 import type { SourceState } from '../../store/source-writer.js';
 import { ingestProgress } from '../ingest-progress.js';
+import { BackgroundDerive } from '../../query/background-derive.js';
 
 export interface IngestCommandOptions {
   db: string;
@@ -86,9 +87,15 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
     return ingestExitCode(summary, 0);
   }
   db ??= await Database.open(options.db, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
-  const progress = ingestProgress(output, { json: options.json, lines: options.progress }, started);
   try {
-    await ingestSources(db, discovery.sources, { redact: options.redact, machine, states, ...progress }, summary);
+    const background = await BackgroundDerive.start(db);
+    const progress = ingestProgress(output, { json: options.json, lines: options.progress }, started, background);
+    try {
+      await ingestSources(db, discovery.sources, { redact: options.redact, machine, states, ...progress }, summary);
+    } finally {
+      // Every stored source's sessions are derived (or their failures recorded) before the store is read or closed.
+      summary.derive_failures.push(...(await background.finish()));
+    }
     // A killed ingest may have stored sessions it never derived: this one derives them.
     const leftOver = await underivedSessions(db);
     if (leftOver.length > 0) {

@@ -32,6 +32,11 @@ export function selectRuleFolders(dirs: readonly string[], files: readonly strin
   extraFiles = [...files];
 }
 
+/** The `--rules` folders and files selected (for a thread that must load the same rules). */
+export function ruleSelection(): { dirs: string[]; files: string[] } {
+  return { dirs: [...extraDirs], files: [...extraFiles] };
+}
+
 export function selectedRuleDirs(): string[] {
   return [builtInRulesDir(), userRulesDir(), ...extraDirs];
 }
