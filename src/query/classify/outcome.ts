@@ -19,6 +19,10 @@ export interface RunFacts {
   serverReturned?: boolean;
   /** The call's zero exit is a later command's (a filter, `|| true`), not this one's. */
   exitHidden?: boolean;
+  /** The output shows the text of a `|| echo …` after it: this command failed. */
+  fallbackRan?: boolean;
+  /** The output shows the text of a `&& echo …` after it: this command succeeded. */
+  followerRan?: boolean;
 }
 
 export interface HealthReading {
@@ -111,12 +115,13 @@ export function decideOutcome(kind: ActionKind, run: RunFacts, hits: readonly Si
     return noRecord ? 'unknown' : run.ownsExit ? 'unknown' : 'positive';
   }
   if (kind === 'health') {
+    if (run.fallbackRan) return 'failed';
     const reading = readHealth(run.output, writeOut);
     if (reading) return reading.ok ? 'ok' : 'failed';
     if (failedExit || decisive.some((h) => h.effect === 'failure')) return 'failed';
     // Piped into a parser (`curl -s …/api/tags | jq -r '.models[].name'`): what it printed is the answer.
     if (run.exitHidden && run.output?.trim() && !hits.some((h) => h.effect === 'failure')) return 'ok';
-    return exit === 0 ? 'ok' : 'unknown';
+    return exit === 0 || run.followerRan ? 'ok' : 'unknown';
   }
   if (decisive.some((h) => h.effect === 'failure' || h.effect === 'negative')) return 'failed';
   if (failedExit || (run.ownsExit && run.status === 'error')) return 'failed';

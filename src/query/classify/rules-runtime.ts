@@ -49,6 +49,8 @@ interface Launch {
   framework: Framework;
   modelAfter: number | null;
   args: readonly string[];
+  /** The program, module or script that matched (`trtllm-build`, `quantize.py`). */
+  step: string;
 }
 
 /** Which launcher (or build step) of the rule files a command is, by program, subcommand, module (`python -m sglang.launch_server`) or script. */
@@ -62,8 +64,9 @@ function launcherOf(view: CommandView, pick: (framework: Framework) => readonly 
   for (const framework of frameworks()) {
     for (const launcher of pick(framework)) {
       let args: readonly string[] | null = null;
-      if (launcher.module && module !== null && launcher.module.test(module)) args = view.args.slice(moduleAt + 2);
-      else if (launcher.script && script !== null && inCwd(script).some((p) => launcher.script?.test(p))) args = view.args.slice(view.args.indexOf(script) + 1);
+      let step = view.program;
+      if (launcher.module && module !== null && launcher.module.test(module)) [args, step] = [view.args.slice(moduleAt + 2), module];
+      else if (launcher.script && script !== null && inCwd(script).some((p) => launcher.script?.test(p))) [args, step] = [view.args.slice(view.args.indexOf(script) + 1), script.split('/').at(-1) ?? script];
       else if (launcher.program && [view.program, ...inCwd(view.argv[0] ?? view.program)].some((p) => launcher.program?.test(p))) args = view.args;
       if (args === null) continue;
       // `vllm.entrypoints.cli.main bench serve`: a benchmark subcommand runs a client against a server, it serves nothing.
@@ -71,7 +74,7 @@ function launcherOf(view: CommandView, pick: (framework: Framework) => readonly 
       if (launcher.subcommand !== null && args[0] !== launcher.subcommand) continue;
       // Asking a launcher for its help or version (`lmdeploy serve api_server --help`) starts nothing.
       if (args.some((a) => a === '--version' || a === '--help' || a === '-h')) continue;
-      return { framework, modelAfter: launcher.modelPosition, args };
+      return { framework, modelAfter: launcher.modelPosition, args, step };
     }
   }
   return null;
@@ -168,7 +171,9 @@ export const RUNTIME_RULES: readonly Rule[] = [
     match: (v) => {
       if (!v.dockerRun) return null;
       const inner = v.inner?.kind;
-      const entrypointFlags = !v.dockerRun.entrypoint && (v.dockerRun.command[0] ?? '').startsWith('-');
+      // `docker run --rm IMAGE --help` asks the entrypoint what it takes: a probe of the image, not a launch.
+      const asksUsage = v.dockerRun.command.some((a) => a === '--help' || a === '-h' || a === '--version');
+      const entrypointFlags = !v.dockerRun.entrypoint && (v.dockerRun.command[0] ?? '').startsWith('-') && !asksUsage;
       if (inner === 'serve' || (v.dockerRun.detached && inner !== 'cluster') || entrypointFlags) return containerRun(v);
       return null;
     },
@@ -269,7 +274,7 @@ export const RUNTIME_RULES: readonly Rule[] = [
       // A build that makes a model named by position (`ollama create llama3.1-32k -f Modelfile`) names it there.
       const positional = build.modelAfter !== null ? build.args[build.modelAfter] : undefined;
       const model = optionValue(build.args, [...build.framework.modelOptions, '--model_dir', '--checkpoint_dir']) ?? (positional && !positional.startsWith('-') ? positional : null);
-      return { subject: model, subjectKind: 'model', model, framework: build.framework.id, config: joinShapes(serveShape(build.args, build.framework), envShape(v.env, build.framework)), options: launchOptions(build.args, build.framework) };
+      return { subject: model, subjectKind: 'model', model, framework: build.framework.id, config: joinShapes(serveShape(build.args, build.framework), envShape(v.env, build.framework)), options: launchOptions(build.args, build.framework), step: build.step };
     },
   },
   {

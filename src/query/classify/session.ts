@@ -3,6 +3,7 @@ import { SessionState } from './session-state.js';
 import { classifyCommands, classifyTool } from './classify-call.js';
 import { ContainerMap } from './containers.js';
 import { extractFacts, type VersionFact } from './facts.js';
+import { fallbackEchoes, ownOutput, type FallbackEcho } from './fallbacks.js';
 import type { ActionKind, Outcome } from './kinds.js';
 import { imageDisplayName, packageName } from './names.js';
 import { decideOutcome, evidenceLines, readBytes, readHealth } from './outcome.js';
@@ -80,6 +81,8 @@ export interface ActionRecord {
   baseModel?: string | null;
   /** A launch's or build's options beyond its shape (`--max-model-len 16384`), as typed (not stored: the tree reads it to tell approaches apart). */
   options?: string | null;
+  /** A build step's program (`trtllm-build`, `quantize.py`), not stored. */
+  step?: string | null;
   /** The host a remote docker engine runs on (`DOCKER_HOST=ssh://…`): where its containers listen (not stored). */
   dockerHost?: string | null;
   /** The log file a launch writes (`> ~/vllm.log`, `| tee srv.log`) or a read reads (`tail -n 50 ~/vllm.log`) (not stored). */
@@ -155,6 +158,7 @@ export class SessionClassifier {
     this.containers.learn(classified, { output: null });
     const emitted: ActionRecord[] = [];
     const hidden = hiddenExits(parsed);
+    const echoes = fallbackEchoes(parsed);
     const logs = logFiles(parsed);
     classified.forEach(({ command, match, place }, index) => {
       const last = index === classified.length - 1;
@@ -168,6 +172,7 @@ export class SessionClassifier {
         // A server run in the foreground whose call came back (`docker run --rm IMAGE … | tail -n 40`) is no longer running.
         serverReturned: exitHidden && match.rule === 'container-serve' && !background && !call.timedOut,
         exitHidden,
+        echoes: echoes.get(command) ?? [],
         writeOut: curlWriteOut(command.argv),
         background,
       });
@@ -210,12 +215,14 @@ export class SessionClassifier {
   }
 
   private emit(call: CallRecord, match: RuleMatch, place: { host: string | null; user: string | null; container: string | null; image: string | null }, extra: {
-    commandSeq: number | null; command: string; ownsExit: boolean; background: boolean; writeOut?: string | null; serverReturned?: boolean; exitHidden?: boolean;
+    commandSeq: number | null; command: string; ownsExit: boolean; background: boolean; writeOut?: string | null; serverReturned?: boolean; exitHidden?: boolean; echoes?: readonly FallbackEcho[];
   }): ActionRecord {
     const hits = scanSignatures(call.output, match.kind);
     const facts = FACT_KINDS.has(match.kind) ? extractFacts(call.output) : [];
     const writeOut = extra.writeOut ?? null;
-    const health = match.kind === 'health' ? readHealth(call.output, writeOut) : null;
+    // A check's answer is what it printed, not the text of the `|| echo down` after it (which says it failed).
+    const own = match.kind === 'health' ? ownOutput(call.output, extra.echoes ?? []) : { output: call.output, failed: null, succeeded: false };
+    const health = match.kind !== 'health' ? null : own.failed !== null ? { ok: false, label: `check failed (its fallback printed "${own.failed}")`, line: own.failed } : readHealth(own.output, writeOut);
     const image = match.image ?? place.image ?? (place.container ? this.containers.imageOf(place.host, place.container) : null);
     const action: ActionRecord = {
       seq: this.actions.length,
@@ -234,6 +241,7 @@ export class SessionClassifier {
       framework: match.framework ?? null,
       config: match.config ?? null,
       options: match.options ?? null,
+      step: match.step ?? null,
       packages: match.packages ?? [],
       host: place.host,
       user: place.user,
@@ -244,7 +252,7 @@ export class SessionClassifier {
       exitCode: call.exitCode,
       timedOut: call.timedOut,
       background: extra.background,
-      outcome: decideOutcome(match.kind, { exitCode: call.exitCode, timedOut: call.timedOut, status: call.status, output: call.output, ownsExit: extra.ownsExit, background: extra.background, serverReturned: extra.serverReturned ?? false, exitHidden: extra.exitHidden ?? false }, hits, writeOut),
+      outcome: decideOutcome(match.kind, { exitCode: call.exitCode, timedOut: call.timedOut, status: call.status, output: own.output, ownsExit: extra.ownsExit, background: extra.background, serverReturned: extra.serverReturned ?? false, exitHidden: extra.exitHidden ?? false, fallbackRan: own.failed !== null, followerRan: own.succeeded }, hits, writeOut),
       hits,
       facts,
       evidence: evidenceLines(hits, facts, health),

@@ -71,6 +71,8 @@ export interface RuleMatch {
   config?: string | null;
   /** A launch's or build's other options (`--max-model-len 16384`, `-DCMAKE_CUDA_ARCHITECTURES=87`): an approach when they change between launches. */
   options?: string | null;
+  /** For a build step: the program, module or script it ran (`trtllm-build`, `quantize.py`), to tell a rebuild from the next step. */
+  step?: string | null;
   packages?: string[];
 }
 

@@ -21,6 +21,8 @@ export interface OpToken {
 export type Token = WordToken | OpToken;
 
 const PLACEHOLDER = /\uE000(\d+)\uE000/g;
+/** Marks a lone digit word spaced from a redirection after it (`--workers 1 > build.log`): an argument, not a file descriptor. */
+const SPACED_DIGIT = '\uE001';
 
 /** Replaces each `$( … )` / backtick substitution that the shell would run by a placeholder. */
 export function liftSubstitutions(line: string): { text: string; scripts: string[] } {
@@ -66,6 +68,11 @@ export function liftSubstitutions(line: string): { text: string; scripts: string
       i = j - 1;
       continue;
     }
+    // `--workers 1 > log` passes `1`; only `1>log` (no space) redirects descriptor 1. shell-quote loses the space, so mark the word.
+    if (quote === null && /\d/.test(ch) && (i === 0 || /\s/.test(line[i - 1] as string)) && /^\s+(?:[<>]|&>)/.test(line.slice(i + 1, i + 12))) {
+      text += ch + SPACED_DIGIT;
+      continue;
+    }
     if (ch === '`') {
       const end = line.indexOf('`', i + 1);
       if (end !== -1) {
@@ -95,7 +102,7 @@ function restore(value: string, scripts: readonly string[]): WordToken {
     const script = scripts[Number(index)] ?? '';
     if (script.trim() !== '') substitutions.push(script);
     return `$(${script})`;
-  });
+  }).replaceAll(SPACED_DIGIT, '');
   return { kind: 'word', value: restored, substitutions };
 }
 
@@ -109,11 +116,14 @@ export function tokenize(line: string): Token[] {
     entries = lifted.text.split(/\s+/).filter(Boolean);
   }
   const tokens: Token[] = [];
+  const spacedDigits = new Set<Token>();
   let lastWasWord = false;
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i] as ParseEntry;
     if (typeof entry === 'string') {
-      tokens.push(restore(entry, lifted.scripts));
+      const word = restore(entry, lifted.scripts);
+      if (entry.includes(SPACED_DIGIT)) spacedDigits.add(word);
+      tokens.push(word);
       lastWasWord = true;
       continue;
     }
@@ -125,7 +135,7 @@ export function tokenize(line: string): Token[] {
     }
     const last = tokens[tokens.length - 1];
     // `2>&1`, `2>/dev/null`: the digit belongs to the redirection, not to the command's words.
-    if (/^(?:[<>]|&>)/.test(entry.op) && lastWasWord && last?.kind === 'word' && /^\d$/.test(last.value)) {
+    if (/^(?:[<>]|&>)/.test(entry.op) && lastWasWord && last?.kind === 'word' && /^\d$/.test(last.value) && !spacedDigits.has(last)) {
       tokens.pop();
       tokens.push({ kind: 'op', op: `${last.value}${entry.op}` });
       lastWasWord = false;

@@ -16,6 +16,8 @@ import type { TreeAction } from './types.js';
  */
 const SHAPE_KINDS = new Set(['serve', 'build']);
 const FOLLOWER_KINDS = new Set(['health', 'probe', 'inspect']);
+/** A container started to stay up doing nothing, for work done in it by `docker exec`. */
+const IDLE_CONTAINER = /^(?:docker|podman|nerdctl) run\b.*\s(?:sleep (?:infinity|inf|\d{4,})|tail -f \/dev\/null)\s*$/;
 
 type Framework = ReturnType<typeof frameworkById>;
 
@@ -49,7 +51,8 @@ function isShapeAction(action: TreeAction): boolean {
   if (action.rule === 'framework-probe') return action.framework !== null;
   if (!SHAPE_KINDS.has(action.kind) || action.rule === 'image-commit') return false;
   // A container that starts no serving stack (`docker run -d … nvcr.io/nvidia/pytorch … sleep infinity` to build in) is no setting.
-  if (action.kind === 'serve') return action.framework !== null;
+  // Nor is a serving image's container kept idle to work in (`docker run -d … tritonserver:… sleep infinity`).
+  if (action.kind === 'serve') return action.framework !== null && !IDLE_CONTAINER.test(action.command);
   // A source build is a setting only when it was configured with defines (`cmake -DCMAKE_CUDA_ARCHITECTURES=87`).
   if (action.rule === 'source-build') return action.framework !== null && Boolean(action.options);
   return action.framework !== null;
@@ -155,6 +158,13 @@ interface BuildRun {
   /** What the build's own steps set (the rest it kept from the build before it). */
   own: Token[];
   steps: TreeAction[];
+  /** The options in force per build step (`trtllm-build`, `convert_checkpoint.py`; '' for a step of no known program). */
+  stages: Map<string, Token[]>;
+}
+
+/** The options of a build's steps together, a later step's value over an earlier one's. */
+function stagedTokens(stages: ReadonlyMap<string, Token[]>): Token[] {
+  return [...stages.values()].reduce<Token[]>((all, stage) => updated(all, stage), []);
 }
 
 /** The tokens of `first`, then those of `then` for options `first` does not set. */
@@ -225,10 +235,14 @@ function shapedActions(parent: TriedCandidate): Shaped[] {
       continue;
     }
     const step = [...layoutOf(action), ...optionsOf(action)];
+    const program = action.step ?? null;
+    const stage = program ?? '';
     const current: BuildRun | null = open;
-    // A step joins the build unless it sets again, to another value, an option one of the build's own steps set.
-    if (current && !step.some((t) => current.own.some((b) => b.option === t.option && b.key !== t.key))) {
-      current.tokens = updated(current.tokens, step);
+    // A step joins the build unless it runs again a program the build ran (a rebuild), or sets again, to another value, an option one of the build's own steps set.
+    const rerun = program !== null && current !== null && current.steps.some((s) => s.step === program);
+    if (current && !rerun && !step.some((t) => current.own.some((b) => b.option === t.option && b.key !== t.key))) {
+      current.stages.set(stage, updated(current.stages.get(stage) ?? [], step));
+      current.tokens = stagedTokens(current.stages);
       current.own = updated(current.own, step);
       current.steps.push(action);
       continue;
@@ -236,10 +250,13 @@ function shapedActions(parent: TriedCandidate): Shaped[] {
     const previous = runs.at(-1);
     // A build configured into another build directory (`cmake -B build-vk` after `-B build-hip`) starts afresh: it keeps nothing of the other.
     const elsewhere = previous !== undefined && otherBuildDir(previous.steps[0] as TreeAction, action);
-    const base = elsewhere ? [] : (previous?.tokens ?? []);
+    const afterFailure = !previous || failedBetween(previous.start, action.seq);
     // Options changed on a build that worked are tuning, not another approach: the earlier values stay.
-    const counted = !previous || failedBetween(previous.start, action.seq) ? step : step.filter((t) => t.layout || t.role === 'defining');
-    open = { start: action.seq, tokens: over(counted, base), own: counted, steps: [action] };
+    const counted = afterFailure ? step : step.filter((t) => t.layout || t.role === 'defining');
+    // A program run again after a failure runs with what it is given now (an option left out is gone); the build's other steps keep theirs.
+    const stages = new Map(elsewhere ? [] : (previous?.stages ?? []));
+    stages.set(stage, program !== null && afterFailure ? counted : over(counted, stages.get(stage) ?? []));
+    open = { start: action.seq, tokens: stagedTokens(stages), own: counted, steps: [action], stages };
     runs.push(open);
   }
   const runOf = (action: TreeAction): Token[] => runs.find((r) => r.steps.includes(action))?.tokens ?? [];
@@ -257,11 +274,32 @@ function shapedActions(parent: TriedCandidate): Shaped[] {
     return { action, key: '', tokens: over(launchOf.get(action) ?? [], runBefore(action.seq)), model: byModel ? servedModel(action) : null };
   });
   const shared = new Set(shaped[0]?.tokens.map((t) => t.key).filter((key) => shaped.every((s) => s.tokens.some((t) => t.key === key))) ?? []);
+  const noise = retriedRoutine(shaped, failedBetween);
   for (const s of shaped) {
-    s.tokens = s.tokens.filter((t) => !shared.has(t.key));
+    s.tokens = s.tokens.filter((t) => !shared.has(t.key) && !noise.has(t.option));
     s.key = `${s.tokens.map((t) => t.key).sort().join(' ')}|${s.model ?? ''}`;
   }
   return shaped;
+}
+
+/**
+ * Routine options changed after a failure that failed again the same way as before (`--workers 4`,
+ * then `--workers 1` to read the whole log): the change fixed nothing, so it tells no approaches apart.
+ */
+function retriedRoutine(shaped: readonly Shaped[], failedBetween: (from: number, to: number) => boolean): Set<string> {
+  const noise = new Set<string>();
+  shaped.forEach((s, index) => {
+    const before = shaped[index - 1];
+    if (!before || index === 0) return;
+    const changed = s.tokens.filter((t) => !before.tokens.some((b) => b.key === t.key));
+    const dropped = before.tokens.filter((b) => !s.tokens.some((t) => t.option === b.option));
+    const next = shaped.slice(index + 1).find((n) => n.tokens.some((t) => !s.tokens.some((o) => o.key === t.key)) || s.tokens.some((t) => !n.tokens.some((o) => o.key === t.key)));
+    const failedAgain = failedBetween(s.action.seq, next?.action.seq ?? Number.MAX_SAFE_INTEGER);
+    if (changed.length > 0 && dropped.length === 0 && changed.every((t) => t.role === 'routine') && failedBetween(before.action.seq, s.action.seq) && failedAgain) {
+      for (const t of changed) noise.add(t.option);
+    }
+  });
+  return noise;
 }
 
 /** Weights named by a local path are named by their file or folder (`~/models/x-Q8_0.gguf` is `x-Q8_0.gguf`); repository ids and relative paths stay. */
@@ -345,6 +383,10 @@ function approachNames(prose: string, variants: readonly Variant[]): string[] {
   const names = variants.map((variant, index) => {
     const own = differing(variant, variants[index + 1]);
     const changed = own.length > 0 ? own : differing(variant, variants[index - 1]);
+    // A setting that only leaves out what the one before it set is called by that: `without --gemm_plugin`.
+    const before = variants[index - 1];
+    const left = before && changed.length === 0 ? before.tokens.filter((t) => !variant.tokens.some((o) => o.option === t.option)) : [];
+    if (left.length > 0 && variant.model === before?.model) return left.map((t) => `without ${t.typed.split(/[ =]/)[0] as string}`).join(' ');
     // A layout changed (or a preset picked) names the approach even when the weights changed with it: `--tp 4`, not the checkpoint again.
     const layout = changed.filter((t) => t.layout || (t.preset && !opaqueAssignment(t)));
     if (layout.length > 0) return spoken(layout, variant.command);
@@ -392,6 +434,22 @@ function namesByWeights(variants: readonly Variant[], differing: (a: Variant, b:
   });
 }
 
+/**
+ * The first setting, when all it has of its own is what the next one left out (a build with
+ * `--gemm_plugin`, then one without): it is how the candidate was run to begin with, the candidate
+ * itself; only the setting that left it out is another approach.
+ */
+function baseOfDropped(keys: readonly string[], own: (key: string) => Shaped[]): string | null {
+  const [first, second] = keys;
+  if (first === undefined || second === undefined) return null;
+  const a = (own(first)[0] as Shaped);
+  const b = (own(second)[0] as Shaped);
+  if (a.model !== b.model || a.tokens.length === 0) return null;
+  const added = b.tokens.filter((t) => !a.tokens.some((o) => o.key === t.key));
+  const left = a.tokens.filter((t) => !b.tokens.some((o) => o.option === t.option));
+  return added.length === 0 && left.length === a.tokens.filter((t) => !b.tokens.some((o) => o.key === t.key)).length ? first : null;
+}
+
 /** Whether two keys' weights (after the `|`) read alike. */
 function sameWeights(a: string, b: string): boolean {
   const weights = (key: string): string => weightsName(key.slice(key.indexOf('|') + 1)).toLowerCase();
@@ -408,8 +466,12 @@ export function addApproaches(tried: TriedCandidate[], prose = ''): TriedCandida
     const shapeAt = (seq: number): Shaped | undefined => shaped.filter((s) => s.action.seq < seq).at(-1);
     const own = (key: string): Shaped[] => shaped.filter((s) => s.key === key);
     // A launch whose setting has nothing of its own (its weights only named alike to another's) is the candidate itself.
-    const approachKeys = keys.filter((k) => k !== '|' && !(k.startsWith('|') && keys.some((o) => o !== k && o.startsWith('|') === false && sameWeights(k, o))));
-    const names = approachNames(prose, approachKeys.map((key) => ({ model: (own(key)[0] as Shaped).model, tokens: (own(key)[0] as Shaped).tokens, command: (own(key)[0] as Shaped).action.command })));
+    const dropping = baseOfDropped(keys, own);
+    // A setting with nothing of its own is the candidate itself, unless it is the one that left out what the base setting had.
+    const approachKeys = keys.filter((k) => (k !== '|' || (dropping !== null && k === keys[1])) && k !== dropping && !(k.startsWith('|') && keys.some((o) => o !== k && o.startsWith('|') === false && sameWeights(k, o))));
+    const variantOf = (key: string): Variant => ({ model: (own(key)[0] as Shaped).model, tokens: (own(key)[0] as Shaped).tokens, command: (own(key)[0] as Shaped).action.command });
+    // The base setting is named with the others (what they changed is told against it), then left to the candidate.
+    const names = approachNames(prose, [...(dropping ? [dropping] : []), ...approachKeys].map(variantOf)).slice(dropping ? 1 : 0);
     approachKeys.forEach((key, index) => {
       const first = own(key)[0] as Shaped;
       const followers = parent.actions.filter((a) => !isShapeAction(a) && FOLLOWER_KINDS.has(a.kind) && (a.kind !== 'inspect' || a.hits.length > 0 || a.facts.length > 0) && shapeAt(a.seq)?.key === key);

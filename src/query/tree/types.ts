@@ -24,7 +24,7 @@ export type TreeAction = Pick<
   ActionRecord,
   | 'seq' | 'callId' | 'messageOrdinal' | 'kind' | 'rule' | 'subject' | 'image' | 'model' | 'service' | 'framework' | 'config'
   | 'packages' | 'host' | 'port' | 'targetHost' | 'container' | 'outcome' | 'hits' | 'facts' | 'superseded' | 'command' | 'reading'
-  | 'envRoot' | 'derivedFrom' | 'baseModel' | 'dockerHost' | 'options' | 'logFile'
+  | 'envRoot' | 'derivedFrom' | 'baseModel' | 'dockerHost' | 'options' | 'logFile' | 'step'
 >;
 
 export interface TreeInput {
