@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { packageVersion } from '../core/package-root.js';
 import { commandsFor } from './commands/index.js';
 import type { CliContext } from './context.js';
 
@@ -11,7 +12,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[]): Pr
         'of probes and pivots, and a safe SSH replay of the winning path. Every command answers --help ' +
         'with examples; most answer --json.',
     )
-    .version('0.1.0')
+    .version(packageVersion())
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (text) => ctx.output.line(text.trimEnd()),

@@ -74,7 +74,7 @@ const WEIGHTS_FORMAT = /awq|gptq|gguf|exl2|fp8|fp4|int4|int8|bpw|mlx|w4a16|w8a8|
  * `Llama-3.3-70B-Instruct`) is the same weights under a shorter served name.
  */
 function modelsVary(actions: readonly TreeAction[]): boolean {
-  const all = [...new Set(actions.filter((a) => a.kind === 'serve').map(servedModel).filter((m): m is string => m !== null))];
+  const all = [...new Set(actions.filter((a) => a.kind === 'serve' || a.rule === 'framework-probe').map(servedModel).filter((m): m is string => m !== null))];
   const shorter = (m: string): boolean => all.some((other) => other !== m && stem(other) !== stem(m) && stem(other).startsWith(stem(m)) && !WEIGHTS_FORMAT.test(stem(other).slice(stem(m).length)));
   // One file or folder reached by two paths (`~/models/x.gguf`, `/home/me/models/x.gguf`) is one weights.
   const models = all.filter((m) => !shorter(m)).filter((m, i, kept) => kept.findIndex((o) => weightsName(o).toLowerCase() === weightsName(m).toLowerCase()) === i);
@@ -216,6 +216,11 @@ function shapedActions(parent: TriedCandidate): Shaped[] {
   for (const action of shapes) {
     if (action.kind !== 'build') {
       open = null;
+      // A probe's routine options (`llama-bench -p 512 -n 128`, `llama-cli -n 16`) measure; only its layout and defining options (`--rpc`) are a setting.
+      if (action.rule === 'framework-probe') {
+        launchOf.set(action, [...layoutOf(action), ...optionsOf(action).filter((t) => t.role === 'defining')]);
+        continue;
+      }
       // On a server that worked, a routine flag changed is tuning (the earlier ones stay); a defining option changed is a
       // deliberate comparison, which keeps the routine flags of the last launch of that same setting (going back to it).
       const own = optionsOf(action);
@@ -279,6 +284,27 @@ function shapedActions(parent: TriedCandidate): Shaped[] {
     s.tokens = s.tokens.filter((t) => !shared.has(t.key) && !noise.has(t.option));
     s.key = `${s.tokens.map((t) => t.key).sort().join(' ')}|${s.model ?? ''}`;
   }
+  return probesJoinTheirLaunch(shaped, runBefore);
+}
+
+/**
+ * A probe of the weights the next launch serves, with the same build in force and nothing the
+ * launch does not also set (`llama-bench -m X.gguf`, then `llama-server -m X.gguf -c 131072`),
+ * tried that launch's setting ahead of it: it takes the launch's key instead of being a setting of
+ * its own. A probe with a setting the launch changed (`--rpc` to another address) stays its own.
+ */
+function probesJoinTheirLaunch(shaped: Shaped[], buildBefore: (seq: number) => Token[]): Shaped[] {
+  const buildKey = (seq: number): string => buildBefore(seq).map((t) => t.key).sort().join(' ');
+  shaped.forEach((probe, index) => {
+    if (probe.action.rule !== 'framework-probe') return;
+    const launch = shaped.slice(index + 1).find((s) => s.action.kind !== 'build' && s.action.rule !== 'framework-probe');
+    const between = shaped.slice(index + 1, launch ? shaped.indexOf(launch) : index + 1);
+    if (!launch || launch.model !== probe.model || between.some((s) => s.model !== probe.model)) return;
+    if (buildKey(probe.action.seq) !== buildKey(launch.action.seq)) return;
+    if (!probe.tokens.every((t) => launch.tokens.some((l) => l.key === t.key))) return;
+    probe.tokens = launch.tokens;
+    probe.key = launch.key;
+  });
   return shaped;
 }
 
