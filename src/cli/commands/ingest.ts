@@ -31,6 +31,8 @@ export interface IngestCommandOptions {
   json: boolean;
   /** A line on stderr per source read, stored and derived (for logs; a terminal gets a bar anyway). */
   progress: boolean;
+  /** Derive in a worker thread beside the reading (default); false: between sources, on this thread (less memory, slower). */
+  deriveThread?: boolean;
 }
 
 export const FORMAT_CHOICES: readonly FormatChoice[] = ['auto', 'opencode', 'claude', 'codex', 'atif'];
@@ -88,7 +90,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
   }
   db ??= await Database.open(options.db, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
   try {
-    const background = await BackgroundDerive.start(db);
+    const background = await BackgroundDerive.start(db, { thread: options.deriveThread !== false });
     const progress = ingestProgress(output, { json: options.json, lines: options.progress }, started, background);
     try {
       await ingestSources(db, discovery.sources, { redact: options.redact, machine, states, ...progress }, summary);
@@ -194,15 +196,16 @@ export function registerIngestCommand(program: Command, ctx: CliContext): void {
     .option('--no-redact', 'keep secrets (tokens, keys, passwords) instead of replacing them with [REDACTED:kind]')
     .option('--json', 'print {sources, sessions, messages, tool_calls, redactions, skipped_unchanged, errors, warnings} only')
     .option('--progress', 'print a line on stderr as each source is read, stored and derived (for logs and pipes)')
+    .option('--no-derive-thread', 'derive decision trees on the main thread instead of a worker beside the reading (about 100 MB less memory, slower)')
     .addHelpText('after', examples([
       'retrace ingest sessions/',
       'retrace ingest ~/.local/share/opencode --db deploys.duckdb',
       'retrace ingest export.json --json | jq .errors',
       'retrace ingest ~/laptop-copy/.claude/projects --machine laptop-7',
     ]))
-    .action(async (paths: string[], opts: { db?: string; machine?: string; format: FormatChoice; redact: boolean; json?: boolean; progress?: boolean }) => {
+    .action(async (paths: string[], opts: { db?: string; machine?: string; format: FormatChoice; redact: boolean; json?: boolean; progress?: boolean; deriveThread: boolean }) => {
       ctx.setExitCode(await ingestCommand(paths, {
-        db: requireStoreFolder(resolveDbPath(opts.db)), machine: opts.machine, format: opts.format, redact: opts.redact, json: Boolean(opts.json), progress: Boolean(opts.progress),
+        db: requireStoreFolder(resolveDbPath(opts.db)), machine: opts.machine, format: opts.format, redact: opts.redact, json: Boolean(opts.json), progress: Boolean(opts.progress), deriveThread: opts.deriveThread,
       }, ctx.output));
     });
 }
