@@ -234,8 +234,10 @@ class Collector {
       owner = inEnv?.get(framework) ?? this.hostFramework.get(hostKey);
       const checkout = this.checkouts.get(hostKey);
       if (!owner && checkout) {
-        owner = this.candidate(`src:${hostKey}`, checkout.subject as string, 'framework', framework);
-        owner.actions.push(checkout);
+        // One checkout built on several hosts (the head and an RPC worker, two nodes) is one candidate, as one image run on both is.
+        const key = `src:${framework}:${checkout.subject as string}`;
+        owner = this.candidate(key, checkout.subject as string, 'framework', framework);
+        if (!owner.actions.includes(checkout)) owner.actions.push(checkout);
       }
       owner ??= this.candidate(`host:${hostKey}`, '', 'framework', framework);
     }
@@ -284,6 +286,8 @@ export function collectTried(actions: readonly TreeAction[], prose = ''): TriedC
     // A candidate only looked up (an inspect that showed nothing) was never tried; a tool image is no candidate,
     // but an image or package of no known framework that was run as a model server is (unknown-stack.ts).
     .filter((c) => c.actions.length > 0 && (isServingStack(c.framework) || servedAsUnknownStack(c)))
-    .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c) } : c));
+    .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c) } : c))
+    // A checkout built on a second host joins its candidate after that candidate's later steps: in the order they ran.
+    .map((c) => ({ ...c, actions: [...c.actions].sort((a, b) => a.seq - b.seq) }));
   return addApproaches(modelNames(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) }))), prose);
 }
