@@ -70,7 +70,7 @@ export class DeriveThread {
       const { isSubagent, messages: read } = await messages();
       expectOk(await sent);
       rows = this.ask({ type: 'end', sessionId, isSubagent, messages: read, derivedAt: Date.now() }).then((reply) => {
-        if (reply.type === 'failed') throw new Error(reply.message);
+        expectOk(reply);
         if (reply.type !== 'rows') throw new Error(`the derive thread answered ${reply.type} to end`);
         return reply.rows;
       });

@@ -42,7 +42,7 @@ export function fileTextOfRead(output: string): string {
 }
 
 /** One file under two spellings (`/home/ana/x.yml`, `~/x.yml`, `/root/x.yml`) is one file. */
-function homeRelative(path: string): string {
+export function homeRelative(path: string): string {
   return path.replace(/^\/home\/[^/]+\//, '~/').replace(/^\/root\//, '~/');
 }
 
@@ -86,7 +86,8 @@ export class FileTracker {
     if (lines.length === 0) return;
     const known = this.files.get(homeRelative(path));
     if (!known) return this.set(path, lines.join('\n'));
-    const missing = lines.filter((l) => !known.text.split('\n').includes(l));
+    const present = new Set(known.text.split('\n'));
+    const missing = lines.filter((l) => !present.has(l));
     if (missing.length > 0) this.set(known.path, `${known.text}\n${missing.join('\n')}`);
   }
 

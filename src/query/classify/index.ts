@@ -5,3 +5,4 @@ export { scanSignatures, signatureNamed, type SignatureHit } from './signatures.
 export { describeFacts, extractFacts, reasonComponents, type VersionFact } from './facts.js';
 export * from './names.js';
 export { flagOfKey } from './config-file.js';
+export { homeRelative } from './files.js';

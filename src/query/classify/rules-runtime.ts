@@ -3,7 +3,7 @@ import { ORCHESTRATION_RULES } from './rules-orchestration.js';
 import { frameworkById, frameworkIn, frameworks, imageDisplayName, isLocalHost, looksLikeModelId, parseEndpoint, type Framework } from './names.js';
 import type { CompiledLauncher } from '../rules/compile.js';
 import { envShape, joinShapes, launchOptions, serveShape } from './shape.js';
-import { optionValue, positionals, type CommandView, type Extracted, type Rule } from './view.js';
+import { optionValue, positionals, type CommandView, type Extracted, type Rule, type RuleMatch } from './view.js';
 
 /**
  * Rules for what moves a deployment: containers, pulls, weight downloads, servers, clusters and
@@ -51,6 +51,11 @@ interface Launch {
   args: readonly string[];
   /** The program, module or script that matched (`trtllm-build`, `quantize.py`). */
   step: string;
+}
+
+/** What a launch, build or probe was run with: its serving shape (flags and variables) and its other options. */
+function launchSettings(launch: Launch, env: CommandView['env']): Pick<RuleMatch, 'config' | 'options'> {
+  return { config: joinShapes(serveShape(launch.args, launch.framework), envShape(env, launch.framework)), options: launchOptions(launch.args, launch.framework) };
 }
 
 /** Which launcher (or build step) of the rule files a command is, by program, subcommand, module (`python -m sglang.launch_server`) or script. */
@@ -274,7 +279,7 @@ export const RUNTIME_RULES: readonly Rule[] = [
       // A build that makes a model named by position (`ollama create llama3.1-32k -f Modelfile`) names it there.
       const positional = build.modelAfter !== null ? build.args[build.modelAfter] : undefined;
       const model = optionValue(build.args, [...build.framework.modelOptions, '--model_dir', '--checkpoint_dir']) ?? (positional && !positional.startsWith('-') ? positional : null);
-      return { subject: model, subjectKind: 'model', model, framework: build.framework.id, config: joinShapes(serveShape(build.args, build.framework), envShape(v.env, build.framework)), options: launchOptions(build.args, build.framework), step: build.step };
+      return { subject: model, subjectKind: 'model', model, framework: build.framework.id, ...launchSettings(build, v.env), step: build.step };
     },
   },
   {
@@ -285,7 +290,7 @@ export const RUNTIME_RULES: readonly Rule[] = [
       const probe = launcherOf(v, (f) => f.probers);
       if (!probe) return null;
       const model = servedModel(probe.args, probe);
-      return { subject: model, subjectKind: 'model', model, framework: probe.framework.id, config: joinShapes(serveShape(probe.args, probe.framework), envShape(v.env, probe.framework)), options: launchOptions(probe.args, probe.framework) };
+      return { subject: model, subjectKind: 'model', model, framework: probe.framework.id, ...launchSettings(probe, v.env) };
     },
   },
   {
@@ -315,8 +320,7 @@ export const RUNTIME_RULES: readonly Rule[] = [
         model,
         port: servedPort(launch.args, launch.framework),
         framework: launch.framework.id,
-        config: joinShapes(serveShape(launch.args, launch.framework), envShape(v.env, launch.framework)),
-        options: launchOptions(launch.args, launch.framework),
+        ...launchSettings(launch, v.env),
       };
     },
   },

@@ -221,8 +221,8 @@ export class SessionClassifier {
     const facts = FACT_KINDS.has(match.kind) ? extractFacts(call.output) : [];
     const writeOut = extra.writeOut ?? null;
     // A check's answer is what it printed, not the text of the `|| echo down` after it (which says it failed).
-    const own = match.kind === 'health' ? ownOutput(call.output, extra.echoes ?? []) : { output: call.output, failed: null, succeeded: false };
-    const health = match.kind !== 'health' ? null : own.failed !== null ? { ok: false, label: `check failed (its fallback printed "${own.failed}")`, line: own.failed } : readHealth(own.output, writeOut);
+    const own = match.kind === 'health' ? ownOutput(call.output, extra.echoes ?? []) : null;
+    const health = !own ? null : own.failed !== null ? { ok: false, label: `check failed (its fallback printed "${own.failed}")`, line: own.failed } : readHealth(own.output, writeOut);
     const image = match.image ?? place.image ?? (place.container ? this.containers.imageOf(place.host, place.container) : null);
     const action: ActionRecord = {
       seq: this.actions.length,
@@ -252,7 +252,7 @@ export class SessionClassifier {
       exitCode: call.exitCode,
       timedOut: call.timedOut,
       background: extra.background,
-      outcome: decideOutcome(match.kind, { exitCode: call.exitCode, timedOut: call.timedOut, status: call.status, output: own.output, ownsExit: extra.ownsExit, background: extra.background, serverReturned: extra.serverReturned ?? false, exitHidden: extra.exitHidden ?? false, fallbackRan: own.failed !== null, followerRan: own.succeeded }, hits, writeOut),
+      outcome: decideOutcome(match.kind, { exitCode: call.exitCode, timedOut: call.timedOut, status: call.status, output: own ? own.output : call.output, ownsExit: extra.ownsExit, background: extra.background, serverReturned: extra.serverReturned ?? false, exitHidden: extra.exitHidden ?? false, fallbackRan: (own?.failed ?? null) !== null, followerRan: own?.succeeded ?? false }, hits, writeOut),
       hits,
       facts,
       evidence: evidenceLines(hits, facts, health),

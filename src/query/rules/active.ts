@@ -1,6 +1,7 @@
 import type { RuleSet } from './compile.js';
 import { buildRuleSet, loadRuleFolders, type RuleProblem } from './load.js';
-import { packageVersion, selectRuleFolders, selectedRuleDirs, selectedRuleFiles } from './selection.js';
+import { packageVersion } from '../../core/package-root.js';
+import { selectRuleFolders, selectedRuleDirs, selectedRuleFiles } from './selection.js';
 
 export { builtInRulesDir, userRulesDir } from './selection.js';
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { RuleProblem } from './load.js';
 import { cachedRuleId } from './parsed-cache.js';
-import { fingerprintOf, packageVersion, ruleFilePaths, selectedRuleDirs, selectedRuleFiles } from './selection.js';
+import { packageVersion } from '../../core/package-root.js';
+import { fingerprintOf, ruleFilePaths, selectedRuleDirs, selectedRuleFiles } from './selection.js';
 
 export interface RulesInForce {
   fingerprint: string;

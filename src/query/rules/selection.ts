@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../../core/package-root.js';
@@ -16,11 +16,6 @@ export function builtInRulesDir(): string {
 
 export function userRulesDir(env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
   return env['XDG_CONFIG_HOME'] ? join(env['XDG_CONFIG_HOME'], 'retrace', 'rules') : join(home, '.config', 'retrace', 'rules');
-}
-
-export function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown };
-  return String(manifest.version ?? '0');
 }
 
 let extraDirs: string[] = [];

@@ -1,4 +1,4 @@
-import { frameworkById, frameworkOfPackage, frameworks, imageDisplayName, imageKey, signatureNamed } from '../classify/index.js';
+import { frameworkById, frameworkOfPackage, frameworks, imageDisplayName, homeRelative, imageKey, signatureNamed } from '../classify/index.js';
 import { addApproaches } from './approaches.js';
 import { hostCandidateName, sourceBuildName } from './naming.js';
 import type { CandidateKind, TreeAction } from './types.js';
@@ -39,7 +39,7 @@ interface Serving {
 
 /** Two spellings of one file: `~/vllm.log` and `/home/me/vllm.log`, or a relative `vllm.log` read in the launch's directory. */
 function sameFile(a: string, b: string): boolean {
-  const norm = (path: string): string => path.replace(/^\/home\/[^/]+\//, '~/').replace(/^\/root\//, '~/').replace(/^\.\//, '');
+  const norm = (path: string): string => homeRelative(path).replace(/^\.\//, '');
   const [x, y] = [norm(a), norm(b)];
   return x === y || (!/^[/~]/.test(x) && y.endsWith(`/${x}`)) || (!/^[/~]/.test(y) && x.endsWith(`/${y}`));
 }
