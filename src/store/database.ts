@@ -4,7 +4,7 @@ import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBValue 
 import { describeOpenFailure, QueryError, StoreError } from './errors.js';
 import { assertLakeFolder, createLakeViews, lockToLake } from './lake/views.js';
 import { LATEST_SCHEMA_VERSION, migrate } from './migrations.js';
-import { toRow, type Row } from './values.js';
+import { rowsFromColumns, type Row } from './values.js';
 
 export interface OpenOptions {
   /** Open for reading only: several readers may share the file, and nothing can change it. */
@@ -188,7 +188,7 @@ export class Database {
   async all(sql: string, params?: SqlParams): Promise<Row[]> {
     return this.serial(async () => {
       const reader = await this.connection.runAndReadAll(sql, params);
-      return reader.getRowObjectsJS().map(toRow);
+      return rowsFromColumns(reader.deduplicatedColumnNames(), reader.getColumnsJS());
     });
   }
 
@@ -224,7 +224,7 @@ export class Database {
         }, options.timeoutMs);
         try {
           const reader = await prepared.runAndReadAll();
-          return { columns: reader.columnNames(), rows: reader.getRowObjectsJS().map(toRow) };
+          return { columns: reader.columnNames(), rows: rowsFromColumns(reader.deduplicatedColumnNames(), reader.getColumnsJS()) };
         } catch (error) {
           if (timedOut) throw new QueryError('timeout', `stopped after ${Math.round((options.timeoutMs ?? 0) / 1000)} s`, { cause: error });
           throw new QueryError('failed', messageOf(error), { cause: error });
@@ -253,6 +253,9 @@ export class Database {
 
   /** Whether a store opened read-only can be read as it is; throws for a DuckDB file that is not a store. */
   private async schemaState(): Promise<SchemaState> {
+    // A store answers with its version in one point query; the catalog is read only when that fails.
+    const version = await this.schemaVersion().catch(() => null);
+    if (version !== null) return version < LATEST_SCHEMA_VERSION ? 'outdated' : 'current';
     const tables = (await this.all(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'`)).map((row) => String(row['table_name']));
     if (tables.length === 0) return 'empty';
     if (!tables.includes('retrace_meta')) throw new StoreError(`${this.path} is a DuckDB file but not a retrace store (no retrace_meta table)`);
