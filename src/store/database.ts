@@ -2,8 +2,7 @@ import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBValue } from './duckdb-api.js';
 import { describeOpenFailure, QueryError, StoreError } from './errors.js';
-import { assertLakeFolder, createLakeViews, lockToLake } from './lake/views.js';
-import { LATEST_SCHEMA_VERSION, migrate } from './migrations.js';
+import { LATEST_SCHEMA_VERSION } from './schema-version.js';
 import { rowsFromColumns, type Row } from './values.js';
 
 export interface OpenOptions {
@@ -97,6 +96,8 @@ export class Database {
    * under that folder only. Nothing is ever written to the folder through it.
    */
   static async openLake(dir: string, options: { memoryLimit?: string } = {}): Promise<Database> {
+    // Loaded here and in `open` only when needed: a read-only open of a current store needs neither.
+    const [{ assertLakeFolder, createLakeViews, lockToLake }, { migrate }] = await Promise.all([import('./lake/views.js'), import('./migrations.js')]);
     const root = assertLakeFolder(dir);
     const instance = await DuckDBInstance.create(':memory:', options.memoryLimit ? { memory_limit: options.memoryLimit } : {});
     const connection = await instance.connect();
@@ -149,7 +150,7 @@ export class Database {
     const database = new Database(path, instance, connection, readOnly);
     let schema: SchemaState;
     try {
-      if (!readOnly) await migrate(database);
+      if (!readOnly) await (await import('./migrations.js')).migrate(database);
       schema = readOnly ? await database.schemaState() : 'current';
     } catch (error) {
       await database.close();

@@ -1,5 +1,6 @@
 import type { Database } from './database.js';
 import { StoreError } from './errors.js';
+import { LATEST_SCHEMA_VERSION } from './schema-version.js';
 import { CORE_SCHEMA } from './schema/core.js';
 import { DERIVE_FINGERPRINT_SCHEMA } from './schema/derive-fingerprint.js';
 import { DERIVED_SCHEMA } from './schema/derived.js';
@@ -19,7 +20,11 @@ export interface Migration {
 /** Every migration retrace has shipped; append only, never edit one that has been released. */
 export const MIGRATIONS: readonly Migration[] = [CORE_SCHEMA, DERIVED_SCHEMA, RUNS_SCHEMA, DERIVE_FINGERPRINT_SCHEMA, HONEST_RUNS_SCHEMA, PROVENANCE_SCHEMA, FILE_STAMPS_SCHEMA, RUN_WAITING_SCHEMA];
 
-export const LATEST_SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+export { LATEST_SCHEMA_VERSION };
+
+if (MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0) !== LATEST_SCHEMA_VERSION) {
+  throw new Error(`schema-version.ts says ${LATEST_SCHEMA_VERSION}, the last migration is another: update it with the migration`);
+}
 
 /**
  * Brings the store to the latest schema in one transaction, the `retrace_meta` table included: a

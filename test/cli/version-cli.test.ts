@@ -1,24 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
-
-/** A resolve hook that writes every module URL it resolves to stderr, one a line, prefixed. */
-const TRACE_HOOKS = `export async function resolve(specifier, context, next) {
-  const resolved = await next(specifier, context);
-  process.stderr.write('loaded ' + resolved.url + '\\n');
-  return resolved;
-}`;
-const TRACE_IMPORT = `data:text/javascript,${encodeURIComponent(
-  `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(TRACE_HOOKS)}`)});`,
-)}`;
-
-function tracedRun(args: readonly string[]): { stdout: string; loaded: string[]; code: number | null } {
-  const run = spawnSync(process.execPath, ['--import', TRACE_IMPORT, join(REPO_ROOT, 'bin', 'retrace.js'), ...args], { encoding: 'utf8' });
-  const loaded = run.stderr.split('\n').filter((line) => line.startsWith('loaded ')).map((line) => line.slice('loaded '.length));
-  return { stdout: run.stdout, loaded, code: run.status };
-}
+import { tracedRun } from '../helpers/traced-run.js';
 
 describe('retrace --version', () => {
   const version = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
