@@ -42,8 +42,44 @@ const SESSION_COLUMNS = `s.id, s.agent, s.title, s.directory, s.started_at, s.en
   s.tool_call_count, s.machine, (SELECT coalesce(src.original_path, src.path) FROM sources src
     WHERE src.key = s.source AND src.machine IS NOT DISTINCT FROM s.machine LIMIT 1) AS source_path`;
 
+/** Every session, in order (start, then id). */
 export async function listSessions(db: Database): Promise<SessionSummary[]> {
+  const listed = await listedAsJson(db);
+  if (listed) return listed;
   const rows = await db.all(`SELECT ${SESSION_COLUMNS} FROM sessions s ORDER BY s.started_at NULLS LAST, s.id`);
+  return rows.map(toSummary);
+}
+
+/** The span of a JavaScript Date, in milliseconds either side of 1970. */
+const DATE_LIMIT_MS = 8.64e15;
+
+/** A TIMESTAMP's microseconds as the client makes it a Date (milliseconds truncated), as an ISO string; undefined when no Date holds it. */
+function isoFromMicros(micros: unknown): string | null | undefined {
+  if (micros === null) return null;
+  const ms = Math.trunc(Number(micros) / 1000);
+  return Math.abs(ms) <= DATE_LIMIT_MS ? new Date(ms).toISOString() : undefined;
+}
+
+/**
+ * The listing read as one JSON document DuckDB writes: read as rows, the client decodes each of a
+ * big store's ~180,000 values apart (15,000 sessions: ~220 ms of conversion for a 30 ms query).
+ * Times come as microseconds and are made the strings `Database.all` gives; null (read as rows
+ * then) when a time is outside what a Date holds, so that case fails or not exactly as before.
+ */
+async function listedAsJson(db: Database): Promise<SessionSummary[] | null> {
+  const json = await db.scalar(
+    `SELECT to_json(coalesce(list(listed ORDER BY listed.sort_at NULLS LAST, listed.id), []))
+     FROM (SELECT ${SESSION_COLUMNS.replace('s.started_at, s.ended_at', 'epoch_us(s.started_at) AS started_at, epoch_us(s.ended_at) AS ended_at')},
+                  s.started_at AS sort_at FROM sessions s) listed`,
+  );
+  const rows = JSON.parse(String(json)) as Row[];
+  for (const row of rows) {
+    const started = isoFromMicros(row['started_at']);
+    const ended = isoFromMicros(row['ended_at']);
+    if (started === undefined || ended === undefined) return null;
+    row['started_at'] = started;
+    row['ended_at'] = ended;
+  }
   return rows.map(toSummary);
 }
 
