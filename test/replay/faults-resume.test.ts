@@ -23,8 +23,9 @@ function sshArgs(): string[] {
 }
 
 beforeAll(async () => {
-  // Downloads take a few seconds here: long enough to break a connection in the middle of one.
-  hosts = await useTestHosts({ sessionEnv: { SPARK_SIM_DOWNLOAD_SECONDS: '2' } });
+  // Downloads take a few seconds here: long enough to break a connection in the middle of one, even
+  // when a loaded machine is slow to print that the download started.
+  hosts = await useTestHosts({ sessionEnv: { SPARK_SIM_DOWNLOAD_SECONDS: '4' } });
   await ingestPaths(dbPath, [SESSIONS_DIR]);
   expect((await runRetrace(['plan', 'Qwen3.5', '-o', planPath, '--db', dbPath])).code).toBe(0);
 });
