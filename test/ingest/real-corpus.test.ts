@@ -1,7 +1,7 @@
 // Real transcripts people committed to public repositories (test/fixtures/real/, provenance in
-// SOURCES.md) are ingested one by one with the built CLI, and the store's counts are compared with
-// what the independent counter (scripts/count-real/count.mjs, definitions in COUNTING.md) read in
-// the same files. A failure names the file; known format gaps are expected to fail here until
+// SOURCES.md) are ingested together by one run of the built CLI, and the store's counts of each
+// file's sessions are compared with what the independent counter (scripts/count-real/count.mjs,
+// definitions in COUNTING.md) read in the same files. A failure names the file; known format gaps are expected to fail here until
 // they are fixed, which is the point: the expectations come from the transcripts, not from retrace.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -47,21 +47,36 @@ async function sql<T>(db: string, query: string): Promise<T[]> {
   }
 }
 
-/** What the store holds after ingesting one fixture, in the counter's terms. */
+/** One store holding every fixture, ingested by one CLI run as a user's archive would be. */
+let corpusDb: Promise<string> | undefined;
+function ingestCorpus(): Promise<string> {
+  corpusDb ??= (async () => {
+    const db = tempDbPath(dir);
+    const paths = Object.keys(expected).map((fixture) => join(CORPUS, fixture));
+    const ingest = await runRetraceJson<{ errors: unknown[] }>(['ingest', ...paths, '--db', db]);
+    if (ingest.code !== 0) throw new Error(`retrace ingest of the real corpus failed (exit ${ingest.code}): ${ingest.stderr}`);
+    return db;
+  })();
+  return corpusDb;
+}
+
+/** What the store holds of one fixture (the sessions of the sources read from it), in the counter's terms. */
 async function storeCounts(fixture: string, agent: Expected['agent']) {
-  const db = tempDbPath(dir);
-  const ingest = await runRetraceJson<{ errors: unknown[] }>(['ingest', join(CORPUS, fixture), '--db', db]);
-  if (ingest.code !== 0) throw new Error(`retrace ingest ${fixture} failed (exit ${ingest.code}): ${ingest.stderr}`);
+  const db = await ingestCorpus();
+  const path = join(CORPUS, fixture).replaceAll("'", "''");
+  // A folder holds what is under it; a Claude session file also holds its subagents (`<id>/subagents/*.jsonl`), as ingesting it alone reads them.
+  const under = [path, path.replace(/\.jsonl$/, '')].map((prefix) => `starts_with(path, '${prefix}/')`).join(' OR ');
+  const ofFixture = `session_id IN (SELECT id FROM sessions WHERE source IN (SELECT key FROM sources WHERE path = '${path}' OR ${under}))`;
   const shell = SHELL_TOOLS[agent].map((name) => `'${name}'`).join(', ');
   const [totals] = await sql<Record<string, number>>(db, `SELECT
-      (SELECT count(*) FROM sessions) AS sessions,
-      (SELECT count(*) FROM messages) AS messages,
-      (SELECT count(*) FROM tool_calls) AS tool_calls,
-      (SELECT count(*) FROM tool_calls WHERE tool IN (${shell})) AS shell_calls,
-      (SELECT count(*) FROM tool_calls WHERE tool IN (${shell}) AND timed_out) AS timeouts,
-      (SELECT coalesce(sum(duration_ms), 0) FROM tool_calls) AS duration_ms`);
+      (SELECT count(*) FROM sessions WHERE ${ofFixture.replace('session_id IN', 'id IN')}) AS sessions,
+      (SELECT count(*) FROM messages WHERE ${ofFixture}) AS messages,
+      (SELECT count(*) FROM tool_calls WHERE ${ofFixture}) AS tool_calls,
+      (SELECT count(*) FROM tool_calls WHERE ${ofFixture} AND tool IN (${shell})) AS shell_calls,
+      (SELECT count(*) FROM tool_calls WHERE ${ofFixture} AND tool IN (${shell}) AND timed_out) AS timeouts,
+      (SELECT coalesce(sum(duration_ms), 0) FROM tool_calls WHERE ${ofFixture}) AS duration_ms`);
   const exits = await sql<{ code: string; n: number }>(db, `SELECT coalesce(CAST(exit_code AS VARCHAR), 'null') AS code, count(*) AS n
-      FROM tool_calls WHERE tool IN (${shell}) GROUP BY 1`);
+      FROM tool_calls WHERE ${ofFixture} AND tool IN (${shell}) GROUP BY 1`);
   return {
     sessions: Number(totals?.sessions),
     messages: Number(totals?.messages),
@@ -81,7 +96,7 @@ describe('real transcripts: retrace ingest counts what the independent counter c
   });
 
   for (const [fixture, want] of Object.entries(expected)) {
-    it(`${fixture}`, { timeout: 120_000 }, async () => {
+    it(`${fixture}`, { timeout: 600_000 }, async () => {
       const got = await storeCounts(fixture, want.agent);
       const { agent: _agent, deploys: _deploys, first_request: _first, ...counts } = want;
       expect(got).toEqual(counts);
