@@ -95,6 +95,10 @@ export async function startLoopbackSshd(address = '127.0.0.2'): Promise<Loopback
     `SetEnv HOME=${home}`,
     '',
   ].join('\n'), { mode: 0o600 });
+  // sshd refuses to start without its privilege separation directory, which a fresh boot's /run lacks.
+  await mkdir('/run/sshd', { recursive: true, mode: 0o755 }).catch((error: unknown) => {
+    throw new Error('cannot create /run/sshd, which sshd needs (run the bench as root)', { cause: error });
+  });
   const sshd = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   sshd.stderr?.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
