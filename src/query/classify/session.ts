@@ -1,3 +1,4 @@
+import { ownString } from '../../core/own-string.js';
 import { commandText, flattenCommands, numberCommands, parseTopCommandLine, type CommandRow, type ParsedCommand } from '../shell/index.js';
 import { SessionState } from './session-state.js';
 import { classifyCommands, classifyTool } from './classify-call.js';
@@ -150,7 +151,8 @@ export class SessionClassifier {
     }
     const parsed = parseTopCommandLine(call.command);
     const seqOf = numberCommands(parsed);
-    for (const row of flattenCommands(parsed)) this.commands.push({ ...row, callId: call.callId, messageOrdinal: call.messageOrdinal });
+    // Added to the row, not spread into a copy: V8 gave each spread copy a hidden class of its own (~0.5 KB a command).
+    for (const row of flattenCommands(parsed)) this.commands.push(Object.assign(row, { callId: call.callId, messageOrdinal: call.messageOrdinal }));
     const flat = flattenParsed(parsed);
     this.state.observeCommands(flat, call.command, call.output, flat.find((c) => c.place.host)?.place.host ?? null);
     const classified = classifyCommands(parsed, call.tool, call.input, this.state.context);
@@ -217,8 +219,9 @@ export class SessionClassifier {
   private emit(call: CallRecord, match: RuleMatch, place: { host: string | null; user: string | null; container: string | null; image: string | null }, extra: {
     commandSeq: number | null; command: string; ownsExit: boolean; background: boolean; writeOut?: string | null; serverReturned?: boolean; exitHidden?: boolean; echoes?: readonly FallbackEcho[];
   }): ActionRecord {
-    const hits = scanSignatures(call.output, match.kind);
-    const facts = FACT_KINDS.has(match.kind) ? extractFacts(call.output) : [];
+    // Kept until the session's tree is built: lines of their own, not views of the whole output.
+    const hits = scanSignatures(call.output, match.kind).map((hit) => ({ ...hit, label: ownString(hit.label), line: ownString(hit.line) }));
+    const facts = FACT_KINDS.has(match.kind) ? extractFacts(call.output).map((fact) => ({ ...fact, version: ownString(fact.version), line: ownString(fact.line) })) : [];
     const writeOut = extra.writeOut ?? null;
     // A check's answer is what it printed, not the text of the `|| echo down` after it (which says it failed).
     const own = match.kind === 'health' ? ownOutput(call.output, extra.echoes ?? []) : null;
@@ -255,8 +258,8 @@ export class SessionClassifier {
       outcome: decideOutcome(match.kind, { exitCode: call.exitCode, timedOut: call.timedOut, status: call.status, output: own ? own.output : call.output, ownsExit: extra.ownsExit, background: extra.background, serverReturned: extra.serverReturned ?? false, exitHidden: extra.exitHidden ?? false, fallbackRan: (own?.failed ?? null) !== null, followerRan: own?.succeeded ?? false }, hits, writeOut),
       hits,
       facts,
-      evidence: evidenceLines(hits, facts, health),
-      reading: health?.label ?? null,
+      evidence: evidenceLines(hits, facts, health).map(ownString),
+      reading: health ? ownString(health.label) : null,
       command: extra.command,
       bytes: match.kind === 'download' || match.kind === 'pull' ? readBytes(call.output) : null,
       continues: null,
