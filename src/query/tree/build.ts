@@ -95,7 +95,7 @@ function untestedReason(lead: Lead): string {
   return clip(`named as a lead at ${ordinals}, never tried${remark ? ` — ${remark}` : ''}`, 300);
 }
 
-function sessionLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
+function sessionLeads(input: TreeInput, tried: readonly NamedTried[], goalOrdinal: number | null): Lead[] {
   // Models the session itself pulled, downloaded or served are what it deploys, not leads of something else to try.
   // So are model tags it typed into a command (`docker exec ollama ollama pull llama3.2:3b`, a request's `"model":"…"`).
   const typedTags = input.actions.flatMap((a) => [...a.command.matchAll(/(?<![\w./:-])([a-z][\w.-]*:[\w.-]*[a-z0-9])(?![\w/:])/gi)].map((m) => m[1] as string));
@@ -106,7 +106,7 @@ function sessionLeads(input: TreeInput, tried: readonly NamedTried[]): Lead[] {
   });
   const texts = [
     ...input.messages.filter((m) => m.role === 'assistant').map((m) => ({ ordinal: m.ordinal, text: `${m.reasoning}\n${m.text}` })),
-    ...input.messages.filter((m) => m.role === 'user').map((m) => ({ ordinal: m.ordinal, text: m.text, user: true })),
+    ...input.messages.filter((m) => m.role === 'user').map((m) => ({ ordinal: m.ordinal, text: m.text, user: true, request: m.ordinal === goalOrdinal })),
     ...input.delegated.map((d) => ({ ordinal: d.ordinal, text: d.text })),
   ].sort((a, b) => a.ordinal - b.ordinal);
   const triedFrameworks = new Set(tried.map((c) => c.framework).filter((f): f is string => f !== null));
@@ -193,7 +193,7 @@ export function buildTree(input: TreeInput): DecisionTree {
   creditLastApproach(ordered, candidates);
   const deploys = tried.length > 0 || (goal !== null && asksForDeployment(goal.text));
   if (!input.isSubagent && deploys) {
-    const leads = sessionLeads(input, tried);
+    const leads = sessionLeads(input, tried, goal?.ordinal ?? null);
     for (const lead of untestedLeads(input, tried, leads)) {
       candidates.push({
         name: lead.name,

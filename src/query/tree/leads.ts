@@ -1,5 +1,6 @@
 import { frameworkById, frameworks, frameworkIn, imageDisplayName, imageRepository, looksLikeModelId, parseImageRef } from '../classify/index.js';
 import { namesFramework } from '../rules/compile.js';
+import { asksForDeployment } from './goal.js';
 import { LEAD_CUE, proseLeads } from './lead-prose.js';
 import { sentences } from './text.js';
 import type { CandidateKind } from './types.js';
@@ -57,6 +58,9 @@ const GENERIC_NOUNS = new Set(['image', 'container']);
 
 /** A sentence offering to remove or free something, not to run it. */
 const CLEANUP = /\b(?:delete|prune|purge|wipe|clean(?:ing)?[ -]?up|free (?:up )?(?:the |some )?(?:space|disk)|(?:get|reclaim) (?:the |that )?(?:space|disk) back)\b/i;
+
+/** A sentence of a request that tells what already runs ("ollama is already on the box", "we run TGI today") asks for none of it. */
+const SAYS_WHAT_RUNS = /\b(?:already|currently|today|right now|at the moment|(?:is|are) (?:running|installed|up|serving))\b/i;
 
 const TAG_WORDS = /^(?:latest|nightly|dev|main|stable|edge|spark|rocm|cpu|gpu|cuda|server|full|slim)$/i;
 
@@ -184,12 +188,21 @@ function opensProposals(line: string): boolean {
   return /:\s*$/.test(line.trim()) && LEAD_CUE.test(line);
 }
 
+/** A text leads are read from: the assistant's (and its subagents'), or the user's. */
+export interface LeadText {
+  ordinal: number;
+  text: string;
+  user?: boolean;
+  /** The user's deployment request (the goal's message): a sentence of it that asks for a deployment proposes the stacks it names. */
+  request?: boolean;
+}
+
 /**
  * Every lead named in the given texts, merged by name, in order of first mention. Assistant text
  * is read for images and proposals; user text (`user: true`) for image references and for proposals
- * its own sentences make.
+ * its own sentences make; the request for the serving stacks it asks for.
  */
-export function extractLeads(texts: readonly { ordinal: number; text: string; user?: boolean }[], context: LeadContext): Lead[] {
+export function extractLeads(texts: readonly LeadText[], context: LeadContext): Lead[] {
   const leads = new Map<string, Lead>();
   const add = (lead: Omit<Lead, 'mentions'>, mention: LeadMention): void => {
     const key = lead.name.toLowerCase();
@@ -209,7 +222,7 @@ export function extractLeads(texts: readonly { ordinal: number; text: string; us
   const spell = (ordinal: number, name: string, as: string): void => {
     spelled.set(ordinal, [...(spelled.get(ordinal) ?? []), { key: name.toLowerCase(), as: as.replace(/^`|`$/g, '').replace(/^[("'[<*]+|[)"'\]>.,;:!?*]+$/g, '') }]);
   };
-  for (const { ordinal, text, user } of texts) {
+  for (const { ordinal, text, user, request } of texts) {
     let proposing = false;
     for (const line of text.split('\n')) {
       if (line.trim() === '') proposing = false;
@@ -227,10 +240,14 @@ export function extractLeads(texts: readonly { ordinal: number; text: string; us
           }
         }
         if (!user) for (const lead of descriptiveLeads(sentence, proposes)) add(lead, { ordinal, remark: remarkAfter(line, lead.name) });
-        // The user proposes too ("keep ollama as a fallback", "we'll try TGI tomorrow"), in a sentence that says so.
-        for (const lead of proseLeads(sentence, !user && proposing && listItem, frameworkById(context.framework), context.triedFrameworks)) {
+        // The user proposes too ("keep ollama as a fallback", "we'll try TGI tomorrow"), in a sentence that says so,
+        // and the request asks for a stack ("install Ollama with winget, then pull llama3.1:8b"): one never run is untested.
+        const asks = request === true && asksForDeployment(sentence) && !SAYS_WHAT_RUNS.test(sentence);
+        for (const lead of proseLeads(sentence, (!user && proposing && listItem) || asks, frameworkById(context.framework), context.triedFrameworks)) {
           // The user's own proposals are read for other serving stacks, not for options of the one tried.
           if (user && lead.kind !== 'framework') continue;
+          // What a request asks for is read for stacks a rule file knows: any other name there is a tool to install, not a server.
+          if (asks && lead.framework === null && !LEAD_CUE.test(sentence)) continue;
           add({ name: lead.name, kind: lead.kind, framework: lead.framework, repository: null, tagged: false, descriptive: lead.descriptive ?? null, version: lead.version, generic: lead.generic }, { ordinal, remark: remarkAfter(line, lead.name) });
         }
       }
@@ -256,7 +273,7 @@ const ASKS_TO_PICK = /\b(?:which|want|prefer|shall I|should I|or)\b[^?]*\?/i;
  * by name: the others were declined, not left to try ("`1.3.3` or `1.8.6` (newest). Which do you
  * want?" — "1.3.3"). Per offering text, the keys of the leads declined there.
  */
-function declinedOptions(texts: readonly { ordinal: number; text: string; user?: boolean }[], spelled: ReadonlyMap<number, { key: string; as: string }[]>): Map<number, string[]> {
+function declinedOptions(texts: readonly LeadText[], spelled: ReadonlyMap<number, { key: string; as: string }[]>): Map<number, string[]> {
   const declined = new Map<number, string[]>();
   texts.forEach(({ ordinal, text, user }, index) => {
     const answer = texts[index + 1];
