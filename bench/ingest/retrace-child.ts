@@ -62,7 +62,7 @@ let largestSession: RetraceIngestResult['largestSession'] = null;
 let notIngesting = 0;
 // As `retrace ingest` does: each stored source's sessions derive beside the next source's reading.
 // BENCH_DERIVE_THREAD=0 measures `retrace ingest --no-derive-thread`.
-const background = derive ? await BackgroundDerive.start(db, { thread: process.env['BENCH_DERIVE_THREAD'] !== '0' }) : null;
+const background = derive ? await BackgroundDerive.start(db, { thread: process.env['BENCH_DERIVE_THREAD'] !== '0', sources: discovery.sources.length }) : null;
 try {
   await ingestSources(db, discovery.sources, {
     redact: true,

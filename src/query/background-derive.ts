@@ -10,6 +10,12 @@ export interface BackgroundDeriveOptions {
   thread?: boolean;
   /** The derive thread's entry (tests). */
   threadFile?: string;
+  /**
+   * How many sources the ingest reads. With one (a single long session file) nothing is read
+   * beside the deriving, so a thread would only copy the session to it and back: it derives here,
+   * faster and with less memory (the 81 MB rollout of the bench: 685 → 514 MB peak).
+   */
+  sources?: number;
 }
 
 type Derived = (sessionIds: readonly string[], failures: readonly DeriveFailureReport[]) => void;
@@ -46,7 +52,7 @@ export class BackgroundDerive {
     const fingerprint = rulesFingerprint();
     const reader = await store.connectAnother();
     const writer = await store.connectAnother();
-    const thread = options.thread === false ? null : DeriveThread.start(fingerprint, options.threadFile);
+    const thread = options.thread === false || (options.sources ?? Infinity) < 2 ? null : DeriveThread.start(fingerprint, options.threadFile);
     return new BackgroundDerive(reader, writer, fingerprint, thread);
   }
 

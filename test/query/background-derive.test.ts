@@ -69,6 +69,20 @@ describe('deriving beside an ingest', () => {
     }
   });
 
+  it('derives here when the ingest reads one source (nothing would be read beside a thread), with the same rows', async () => {
+    const { path, expected } = await derivedStore();
+    const db = await Database.open(path);
+    try {
+      const background = await BackgroundDerive.start(db, { threadFile: THREAD, sources: 1 });
+      background.add([SESSIONS[0]!.id, SESSIONS[1]!.id]);
+      expect(await background.finish()).toEqual([]);
+      expect(background.derived).toEqual({ inThread: 0, here: 2 });
+      expect(await derivedRowsOf(db)).toEqual(expected);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('derives here what a thread that died could not, with the same rows', async () => {
     const { path, expected } = await derivedStore();
     const dying = join(tempDir('retrace-bgderive-thread-'), 'dies.mjs');

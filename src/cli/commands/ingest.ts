@@ -90,7 +90,7 @@ export async function ingestCommand(paths: string[], options: IngestCommandOptio
   }
   db ??= await Database.open(options.db, { memoryLimit: BULK_WRITE_MEMORY_LIMIT });
   try {
-    const background = await BackgroundDerive.start(db, { thread: options.deriveThread !== false });
+    const background = await BackgroundDerive.start(db, { thread: options.deriveThread !== false, sources: discovery.sources.length });
     const progress = ingestProgress(output, { json: options.json, lines: options.progress }, started, background);
     try {
       await ingestSources(db, discovery.sources, { redact: options.redact, machine, states, ...progress }, summary);
