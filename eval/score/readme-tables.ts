@@ -27,7 +27,7 @@ const SETS: { set: string; name: string; note?: string; mark: string }[] = [
   { set: 'fresh-6', name: 'fresh blind 6', note: 'never read by a rule writer', mark: '⁶' },
   { set: 'fresh-7', name: 'fresh blind 7', note: 'never read by a rule writer', mark: '⁷' },
   { set: 'fresh-8', name: 'fresh blind 8', note: 'never read by a rule writer', mark: '⁸' },
-  { set: 'fresh-9', name: 'fresh blind 9', note: 'never read by a rule writer', mark: '⁹' },
+  { set: 'fresh-9', name: 'fresh 9', note: 'read since', mark: '⁹' },
   { set: 'real-deploy', name: 'real, asked to deploy', note: 'labelled blind', mark: '' },
   { set: 'real', name: 'real, deploy nothing', mark: '' },
 ];

@@ -59,8 +59,20 @@ function oneNodeTried(lead: Lead, tried: readonly NamedTried[]): boolean {
 }
 
 /** Whether a lead is one of the tried candidates under another spelling. */
+/** The weights a name or a served path denotes, without its owner or folder: `Qwen/Qwen2.5-72B-Instruct-AWQ` → `qwen2.5-72b-instruct-awq`. */
+function weightsOf(model: string): string {
+  return (model.replace(/\/+$/, '').split('/').at(-1) ?? model).toLowerCase();
+}
+
+/** A checkpoint proposed and then served was tried, whatever its approach is called (`--tensor-parallel-size 2` with the AWQ weights). */
+function checkpointServed(lead: Lead, tried: readonly NamedTried[]): boolean {
+  if (lead.kind !== 'approach' || !/[/-]/.test(lead.name) || /^-|=/.test(lead.name)) return false;
+  const wanted = weightsOf(lead.name);
+  return tried.some((c) => c.actions.some((a) => (a.kind === 'serve' || a.rule === 'framework-probe') && a.model !== null && weightsOf(a.model) === wanted));
+}
+
 function leadIsTried(lead: Lead, tried: readonly NamedTried[], checkouts: ReadonlySet<string>): boolean {
-  if (optionWasRun(lead, tried) || oneNodeTried(lead, tried)) return true;
+  if (optionWasRun(lead, tried) || oneNodeTried(lead, tried) || checkpointServed(lead, tried)) return true;
   // Building a framework from source is tried once its source was checked out.
   if (lead.kind === 'framework' && lead.framework && checkouts.has(lead.framework) && /\bsource\b/i.test(lead.name)) return true;
   return tried.some((candidate) => {

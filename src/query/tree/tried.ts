@@ -278,15 +278,23 @@ function modelNames(tried: TriedCandidate[]): TriedCandidate[] {
   return tried.map((c) => (c.name.startsWith(prefix) ? { ...c, name: c.name.slice(prefix.length) } : c));
 }
 
+/** The actions no candidate took: what a session read around its candidates (`pip list`, `nvidia-smi`). */
+function unowned(actions: readonly TreeAction[], candidates: Iterable<TriedCandidate>): TreeAction[] {
+  const owned = new Set<TreeAction>();
+  for (const candidate of candidates) for (const action of candidate.actions) owned.add(action);
+  return actions.filter((a) => !owned.has(a));
+}
+
 /** `prose`: what the assistant wrote, which names an approach by the option it talks about. */
 export function collectTried(actions: readonly TreeAction[], prose = ''): TriedCandidate[] {
   const collector = new Collector();
   for (const action of actions) collector.add(action);
+  const looking = unowned(actions, collector.byKey.values());
   const tried = [...collector.byKey.values()]
     // A candidate only looked up (an inspect that showed nothing) was never tried; a tool image is no candidate,
     // but an image or package of no known framework that was run as a model server is (unknown-stack.ts).
     .filter((c) => c.actions.length > 0 && (isServingStack(c.framework) || servedAsUnknownStack(c)))
-    .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c) } : c))
+    .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c, looking) } : c))
     // A checkout built on a second host joins its candidate after that candidate's later steps: in the order they ran.
     .map((c) => ({ ...c, actions: [...c.actions].sort((a, b) => a.seq - b.seq) }));
   return addApproaches(modelNames(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) }))), prose);

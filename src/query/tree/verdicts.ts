@@ -54,8 +54,8 @@ function recovered(failure: TreeAction, actions: readonly TreeAction[]): boolean
 }
 
 /**
- * The failure labels worth a reason: most specific first (the rules' priority), catch-alls dropped
- * when a precise one is there, several failed imports merged into one.
+ * The failure labels worth a reason: most specific first (the rules' priority), each failure before a
+ * second line of one, catch-alls dropped when a precise one is there, several failed imports merged into one.
  */
 function reasonLabels(hits: readonly SignatureHit[]): string[] {
   const failing = hits.filter((h) => h.effect === 'failure' || h.effect === 'negative');
@@ -63,7 +63,10 @@ function reasonLabels(hits: readonly SignatureHit[]): string[] {
   const generic = (h: SignatureHit): boolean => signatureNamed(h.name)?.generic ?? false;
   const sorted = [...failing].sort((a, b) => rank(a) - rank(b));
   const specific = sorted.some((h) => !generic(h));
-  const kept = sorted.filter((h) => !(specific && generic(h)));
+  const precise = sorted.filter((h) => !(specific && generic(h)));
+  // Each failure first, then more lines of the same ones: four spellings of one gated-repo error must leave room for the error after the login.
+  const firstOf = (h: SignatureHit, i: number): boolean => precise.findIndex((o) => o.name === h.name) === i;
+  const kept = [...precise.filter(firstOf), ...precise.filter((h, i) => !firstOf(h, i))];
   const labels = [...new Set(kept.map((h) => h.label))];
   const imports = labels.filter((l) => l.startsWith('import fails: ')).map((l) => l.slice('import fails: '.length));
   const merged = imports.length > 1 ? `imports fail: ${imports.join(', ')}` : null;
