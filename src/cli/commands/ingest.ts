@@ -196,7 +196,7 @@ export function registerIngestCommand(program: Command, ctx: CliContext): void {
     .option('--no-redact', 'keep secrets (tokens, keys, passwords) instead of replacing them with [REDACTED:kind]')
     .option('--json', 'print {sources, sessions, messages, tool_calls, redactions, skipped_unchanged, errors, warnings} only')
     .option('--progress', 'print a line on stderr as each source is read, stored and derived (for logs and pipes)')
-    .option('--no-derive-thread', 'derive decision trees on the main thread instead of a worker beside the reading (about 100 MB less memory, slower)')
+    .option('--no-derive-thread', 'derive decision trees on the main thread instead of a worker beside the reading of the next source (about 100 MB less memory, slower; one source always derives on the main thread)')
     .addHelpText('after', examples([
       'retrace ingest sessions/',
       'retrace ingest ~/.local/share/opencode --db deploys.duckdb',
