@@ -13,7 +13,7 @@ export interface BackgroundDeriveOptions {
   /**
    * How many sources the ingest reads. With one (a single long session file) nothing is read
    * beside the deriving, so a thread would only copy the session to it and back: it derives here,
-   * faster and with less memory (the 81 MB rollout of the bench: 685 → 514 MB peak).
+   * faster and with less memory (the 81 MB rollout of the bench: 685 → 488 MB peak).
    */
   sources?: number;
 }

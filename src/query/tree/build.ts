@@ -58,7 +58,6 @@ function oneNodeTried(lead: Lead, tried: readonly NamedTried[]): boolean {
   return launches.some((a) => spansNodes(a) && a.messageOrdinal <= named) && launches.some((a) => !spansNodes(a) && a.messageOrdinal > named);
 }
 
-/** Whether a lead is one of the tried candidates under another spelling. */
 /** The weights a name or a served path denotes, without its owner or folder: `Qwen/Qwen2.5-72B-Instruct-AWQ` → `qwen2.5-72b-instruct-awq`. */
 function weightsOf(model: string): string {
   return (model.replace(/\/+$/, '').split('/').at(-1) ?? model).toLowerCase();
@@ -71,6 +70,7 @@ function checkpointServed(lead: Lead, tried: readonly NamedTried[]): boolean {
   return tried.some((c) => c.actions.some((a) => (a.kind === 'serve' || a.rule === 'framework-probe') && a.model !== null && weightsOf(a.model) === wanted));
 }
 
+/** Whether a lead is one of the tried candidates under another spelling. */
 function leadIsTried(lead: Lead, tried: readonly NamedTried[], checkouts: ReadonlySet<string>): boolean {
   if (optionWasRun(lead, tried) || oneNodeTried(lead, tried) || checkpointServed(lead, tried)) return true;
   // Building a framework from source is tried once its source was checked out.

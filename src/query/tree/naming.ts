@@ -9,14 +9,6 @@ import type { TreeAction } from './types.js';
  * keep the spec as typed (`sglang[all]==0.4.6`) and source builds their repository
  * (`ggml-org/llama.cpp`), named where they are found.
  */
-/** Actions before the candidate's first step, on its host and, when both say, in its environment, that belong to no candidate. */
-function readBefore(candidate: TriedCandidate, earlier: readonly TreeAction[]): TreeAction[] {
-  const first = candidate.actions[0];
-  if (!first) return [];
-  const root = candidate.actions.find((a) => a.envRoot)?.envRoot ?? null;
-  return earlier.filter((a) => a.seq < first.seq && a.host === first.host && (root === null || a.envRoot === undefined || a.envRoot === null || a.envRoot === root));
-}
-
 /**
  * A framework built from source, when the session also tried that framework another way (an image,
  * a package): a reader tells the two apart by saying "from source" (`TensorRT-LLM from source`
@@ -26,6 +18,14 @@ export function sourceBuildName(candidate: TriedCandidate, all: readonly TriedCa
   const built = candidate.kind === 'framework' && candidate.actions.some((a) => a.rule === 'source-build');
   const other = all.some((c) => c !== candidate && c.framework === candidate.framework && !c.actions.some((a) => a.rule === 'source-build'));
   return built && other ? `${frameworkById(candidate.framework)?.label ?? candidate.name} from source` : candidate.name;
+}
+
+/** Actions before the candidate's first step, on its host and, when both say, in its environment, that belong to no candidate. */
+function readBefore(candidate: TriedCandidate, earlier: readonly TreeAction[]): TreeAction[] {
+  const first = candidate.actions[0];
+  if (!first) return [];
+  const root = candidate.actions.find((a) => a.envRoot)?.envRoot ?? null;
+  return earlier.filter((a) => a.seq < first.seq && a.host === first.host && (root === null || a.envRoot === undefined || a.envRoot === null || a.envRoot === root));
 }
 
 export function hostCandidateName(candidate: TriedCandidate, earlier: readonly TreeAction[] = []): string {
