@@ -6,7 +6,8 @@ import { syntheticTrees } from './helpers/synthetic-trees.js';
  * The ninth round's rules, each on a session of its own:
  * - a framework run from an environment the session read first (`pip list`) is named by the version read there;
  * - a reason names each failure before a second line of one: the error after a login still shows;
- * - a checkpoint proposed and then served was tried, whatever its approach is called.
+ * - a checkpoint proposed and then served was tried, whatever its approach is called;
+ * - a flag changed after a run judged too slow is the fix tried, an approach of its own.
  */
 const OLD_VENV: SyntheticSession = {
   id: 'syn-old-venv',
@@ -59,7 +60,26 @@ const AWQ_AFTER_OOM: SyntheticSession = {
   ],
 };
 
-const trees = syntheticTrees([OLD_VENV, AWQ_AFTER_OOM], 'retrace-ninth-round-');
+const TUNED_WHEN_SLOW: SyntheticSession = {
+  id: 'syn-tuned-when-slow',
+  title: 'a server that answers too slowly, a scheduler flag tried against it, still too slow',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-32B-Instruct with vLLM on v100box (4x V100), port 8000. It needs at least 25 tok/s single stream.' },
+    {
+      role: 'assistant', text: 'Starting in fp16 over the four GPUs.',
+      calls: [{ command: "ssh ops@v100box 'docker run -d --name q --gpus all -p 8000:8000 vllm/vllm-openai:v0.6.6.post1 --model Qwen/Qwen2.5-32B-Instruct --tensor-parallel-size 4 --dtype half'", output: 'f00d' }],
+    },
+    { role: 'assistant', text: 'Health.', calls: [{ command: "ssh ops@v100box 'sleep 120; curl -s -o /dev/null -w %{http_code} localhost:8000/health'", output: '200' }] },
+    {
+      role: 'assistant', text: '400 tokens in 37 s = 10.8 tok/s: too slow, far below 25. One cheap thing to try: multi-step scheduling (`--num-scheduler-steps 8`).',
+      calls: [{ command: "ssh ops@v100box 'docker rm -f q && docker run -d --name q --gpus all -p 8000:8000 vllm/vllm-openai:v0.6.6.post1 --model Qwen/Qwen2.5-32B-Instruct --tensor-parallel-size 4 --dtype half --num-scheduler-steps 8'", output: 'beef' }],
+    },
+    { role: 'assistant', text: 'Health.', calls: [{ command: "ssh ops@v100box 'sleep 120; curl -s -o /dev/null -w %{http_code} localhost:8000/health'", output: '200' }] },
+    { role: 'assistant', text: 'With `--num-scheduler-steps 8`: 12.2 tok/s. Still too slow, about half of the 25 tok/s you need; I stop here.' },
+  ],
+};
+
+const trees = syntheticTrees([OLD_VENV, AWQ_AFTER_OOM, TUNED_WHEN_SLOW], 'retrace-ninth-round-');
 
 describe('the ninth round', () => {
   it('names a framework run from a venv by the version the session read there', () => {
@@ -70,6 +90,10 @@ describe('the ninth round', () => {
     const reason = trees.tree('syn-old-venv')?.candidates.find((c) => c.framework === 'sglang')?.reason ?? '';
     expect(reason).toMatch(/401/);
     expect(reason).toMatch(/gemma3/);
+  });
+
+  it('makes a flag tried against a run judged too slow an approach of its own, rejected when still too slow', () => {
+    expect(trees.names('syn-tuned-when-slow')).toContain('--num-scheduler-steps 8 rejected');
   });
 
   it('does not keep a checkpoint that was proposed and then served as an untested lead', () => {

@@ -178,13 +178,18 @@ function failing(action: TreeAction): boolean {
  * when it changed after the setting before it failed (the fix), not when it was tuned on a working
  * server. What every launch and build shared tells none of them apart.
  */
-function shapedActions(parent: TriedCandidate): Shaped[] {
+function shapedActions(parent: TriedCandidate, slowAt: readonly number[]): Shaped[] {
   const byModel = modelsVary(parent.actions);
   const frameworkOf = (action: TreeAction): Framework => frameworkById(action.framework ?? parent.framework);
   const shapes = parent.actions.filter(isShapeAction);
   const layoutOf = (action: TreeAction): Token[] => tokensOf(action.config, frameworkOf(action), 'shape');
   const optionsOf = (action: TreeAction): Token[] => tokensOf(action.options, frameworkOf(action), 'options');
-  const failedBetween = (from: number, to: number): boolean => parent.actions.some((a) => a.seq >= from && a.seq < to && failing(a));
+  const ordinalOf = (seq: number): number => parent.actions.find((a) => a.seq === seq)?.messageOrdinal ?? -1;
+  // A run judged too slow failed as surely as one that crashed: what is changed after it is the fix tried. A message's words
+  // come before its calls, so a judgement in the message of the next launch is of the run before it.
+  const judgedSlow = (from: number, to: number): boolean => slowAt.some((o) => o > ordinalOf(from) && o <= ordinalOf(to));
+  const crashedBetween = (from: number, to: number): boolean => parent.actions.some((a) => a.seq >= from && a.seq < to && failing(a));
+  const failedBetween = (from: number, to: number): boolean => crashedBetween(from, to) || judgedSlow(from, to);
   // The builds (each with its accumulated options) and each launch's own options, in order.
   const runs: BuildRun[] = [];
   const launchOf = new Map<TreeAction, Token[]>();
@@ -257,7 +262,8 @@ function shapedActions(parent: TriedCandidate): Shaped[] {
     return { action, key: '', tokens: over(launchOf.get(action) ?? [], runBefore(action.seq)), model: byModel ? servedModel(action) : null };
   });
   const shared = new Set(shaped[0]?.tokens.map((t) => t.key).filter((key) => shaped.every((s) => s.tokens.some((t) => t.key === key))) ?? []);
-  const noise = retriedRoutine(shaped, failedBetween);
+  // A routine flag tried against slowness is tuning that was measured, not a retry that fixed nothing.
+  const noise = retriedRoutine(shaped, crashedBetween);
   for (const s of shaped) {
     s.tokens = s.tokens.filter((t) => !shared.has(t.key) && !noise.has(t.option));
     s.key = `${s.tokens.map((t) => t.key).sort().join(' ')}|${s.model ?? ''}`;
@@ -328,11 +334,12 @@ function sameWeights(a: string, b: string): boolean {
   return weights(a) !== '' && weights(a) === weights(b);
 }
 
-export function addApproaches(tried: TriedCandidate[], prose = ''): TriedCandidate[] {
+/** `slowAt`: ordinals of the messages that judged a run too slow (verdicts.ts `slowJudgements`). */
+export function addApproaches(tried: TriedCandidate[], prose = '', slowAt: readonly number[] = []): TriedCandidate[] {
   const result: TriedCandidate[] = [];
   for (const parent of tried) {
     result.push(parent);
-    const shaped = shapedActions(parent);
+    const shaped = shapedActions(parent, slowAt);
     const keys = [...new Set(shaped.map((s) => s.key))];
     if (keys.length < 2) continue;
     const shapeAt = (seq: number): Shaped | undefined => shaped.filter((s) => s.action.seq < seq).at(-1);

@@ -6,7 +6,7 @@ import { findPivots, type NamedTried } from './pivots.js';
 import { clip } from './text.js';
 import { collectTried } from './tried.js';
 import type { CandidateNode, DecisionTree, TreeInput } from './types.js';
-import { judge } from './verdicts.js';
+import { judge, slowJudgements } from './verdicts.js';
 import { looseName } from '../classify/names.js';
 
 /**
@@ -171,7 +171,7 @@ function creditLastApproach(tried: readonly NamedTried[], nodes: CandidateNode[]
 export function buildTree(input: TreeInput): DecisionTree {
   const goal = findGoal(input.messages);
   const prose = input.messages.filter((m) => m.role === 'assistant').map((m) => `${m.reasoning}\n${m.text}`).join('\n');
-  const tried = collectTried(input.actions, prose).map(named);
+  const tried = collectTried(input.actions, prose, slowJudgements(input.messages)).map(named);
   const lastOrdinalOf = (candidate: NamedTried): number => Math.max(...candidate.actions.map((a) => a.messageOrdinal));
   const firstSeqOf = (candidate: NamedTried): number => Math.min(...candidate.actions.map((a) => a.seq));
   const candidates: CandidateNode[] = [];

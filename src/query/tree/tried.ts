@@ -285,8 +285,8 @@ function unowned(actions: readonly TreeAction[], candidates: Iterable<TriedCandi
   return actions.filter((a) => !owned.has(a));
 }
 
-/** `prose`: what the assistant wrote, which names an approach by the option it talks about. */
-export function collectTried(actions: readonly TreeAction[], prose = ''): TriedCandidate[] {
+/** `prose`: what the assistant wrote, which names an approach by the option it talks about; `slowAt`: where it judged a run too slow. */
+export function collectTried(actions: readonly TreeAction[], prose = '', slowAt: readonly number[] = []): TriedCandidate[] {
   const collector = new Collector();
   for (const action of actions) collector.add(action);
   const looking = unowned(actions, collector.byKey.values());
@@ -297,5 +297,5 @@ export function collectTried(actions: readonly TreeAction[], prose = ''): TriedC
     .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c, looking) } : c))
     // A checkout built on a second host joins its candidate after that candidate's later steps: in the order they ran.
     .map((c) => ({ ...c, actions: [...c.actions].sort((a, b) => a.seq - b.seq) }));
-  return addApproaches(modelNames(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) }))), prose);
+  return addApproaches(modelNames(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) }))), prose, slowAt);
 }

@@ -147,6 +147,18 @@ function belowTarget(sentence: string, target: number | null): boolean {
 }
 
 /**
+ * The assistant's messages that judge what just ran too slow, in words ("still too slow") or by a
+ * rate under the one the user asked for: a launch changed after one was tuned against a failure.
+ */
+export function slowJudgements(messages: readonly TreeMessage[]): number[] {
+  return messages.filter((m) => m.role === 'assistant').filter((m) => {
+    const target = targetRate(messages, m.ordinal);
+    return sentences(`${m.text}\n${m.reasoning}`).some((s) => !notAVerdict(s) && !LISTS_REJECTED.test(s)
+      && ((SLOW_CUE.test(s) && (THROUGHPUT.test(s) || /\bslow/i.test(s))) || belowTarget(s, target)));
+  }).map((m) => m.ordinal);
+}
+
+/**
  * A candidate that served but was judged too slow: the assistant's next words after its last
  * evidence say so ("far below your 20", "too slow for 16 H100s"), or they give its throughput and
  * the session then moves on to another candidate. Read in the next few assistant messages before
