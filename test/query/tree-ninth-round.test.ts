@@ -102,3 +102,30 @@ describe('the ninth round', () => {
     expect(names.filter((n) => n.endsWith(' untested'))).toEqual([]);
   });
 });
+
+/** A manifest read on an arm64 host that offers amd64 only: the image cannot run there, as a failed pull would say. */
+const AMD64_ONLY: SyntheticSession = {
+  id: 'syn-amd64-only-manifest',
+  title: 'an arm64 box, a NIM whose manifest is amd64 only, then Ollama',
+  steps: [
+    { role: 'user', text: 'Serve Llama 3.3 70B on spark1 (DGX Spark), OpenAI API on port 8000.' },
+    { role: 'assistant', text: 'What is the box?', calls: [{ command: "ssh lab@spark1 'uname -m; nvidia-smi --query-gpu=name --format=csv,noheader'", output: 'aarch64\nNVIDIA GB10\n' }] },
+    {
+      role: 'assistant', text: 'Checking whether the 70B NIM has an arm64 build before pulling 40 GB.',
+      calls: [{ command: "ssh lab@spark1 'docker manifest inspect nvcr.io/nim/meta/llama-3.3-70b-instruct:1.8.4 | jq -c \".manifests[]?.platform // .architecture\"'", output: '{"architecture":"amd64","os":"linux"}\n' }],
+    },
+    { role: 'assistant', text: 'amd64 only: no NIM for 70B here. Trying Ollama instead.', calls: [{ command: "ssh lab@spark1 'ollama pull llama3.3:70b && ollama run llama3.3:70b hello'", output: 'success\nHello! How can I help?' }] },
+    { role: 'assistant', text: 'Health.', calls: [{ command: "ssh lab@spark1 'curl -s localhost:11434/api/tags'", output: '{"models":[{"name":"llama3.3:70b"}]}' }] },
+    { role: 'assistant', text: 'Ollama serves llama3.3:70b.' },
+  ],
+};
+
+const MANIFESTS = syntheticTrees([AMD64_ONLY], 'retrace-ninth-round-manifest-');
+
+describe('a manifest read for the host it must run on', () => {
+  it('rejects an image whose manifest offers nothing for the host, with the architecture as the reason', () => {
+    const nim = MANIFESTS.candidate('syn-amd64-only-manifest', 'nvcr.io/nim/meta/llama-3.3-70b-instruct:1.8.4');
+    expect(nim?.verdict).toBe('rejected');
+    expect(nim?.reason).toMatch(/arm64/);
+  });
+});

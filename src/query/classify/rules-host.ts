@@ -215,7 +215,7 @@ export const HOST_RULES: readonly Rule[] = [
       const sub = v.args[0];
       if (/^(?:docker|podman|nerdctl)$/.test(v.program) && (sub === 'manifest' || sub === 'images' || (sub === 'image' && v.args[1] === 'ls') || sub === 'search')) {
         const image = sub === 'manifest' ? positionals(v.args.slice(2))[0] ?? null : null;
-        return { subject: image, subjectKind: image ? 'image' : null, image };
+        return { subject: image, subjectKind: image ? 'image' : null, image, framework: image ? (frameworkIn(image)?.id ?? null) : null };
       }
       if (/^(?:curl|wget|http|xh)$/.test(v.program)) {
         const url = v.args.find((a) => /hub\.docker\.com|\/v2\/[^\s]*\/(?:tags\/list|manifests\/)|huggingface\.co\/api\/|catalog\.ngc\.nvidia\.com|api\.ngc\.nvidia\.com|ghcr\.io\/v2/.test(a));

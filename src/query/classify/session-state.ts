@@ -2,6 +2,7 @@ import type { ParsedCommand } from '../shell/index.js';
 import { SessionContext } from './context.js';
 import type { ContainerMap } from './containers.js';
 import { frameworkById, frameworks } from './names.js';
+import { hostArchitecture, type Architecture } from './platforms.js';
 import { joinShapes } from './shape.js';
 import type { ActionRecord } from './session.js';
 
@@ -49,7 +50,16 @@ export class SessionState {
   }
 
   /** Learns from a shell command line before its commands are classified. */
+  /** What each host is (`uname -m`): a manifest offering nothing for it is an image that cannot run there. */
+  private readonly architectures = new Map<string, Architecture>();
+
+  architectureOf(host: string | null): Architecture | null {
+    return this.architectures.get(host ?? '') ?? null;
+  }
+
   observeCommands(commands: readonly ParsedCommand[], text: string, output: string | null, host: string | null): void {
+    const arch = hostArchitecture(commands, output);
+    if (arch) this.architectures.set(host ?? '', arch);
     const real = commands.filter((c) => c.program !== '' && c.program !== 'cd' && c.program !== 'echo');
     // A whole-file read is the call's only command, or its last one (`ls -la ~/stack && cat ~/stack/compose.yml`):
     // then the output ends with the file, after what the commands before it printed (a compose file's

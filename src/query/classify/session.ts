@@ -8,6 +8,7 @@ import { fallbackEchoes, ownOutput, type FallbackEcho } from './fallbacks.js';
 import type { ActionKind, Outcome } from './kinds.js';
 import { imageDisplayName, packageName } from './names.js';
 import { decideOutcome, evidenceLines, readBytes, readHealth } from './outcome.js';
+import { missingPlatform } from './platforms.js';
 import { scanSignatures, type SignatureHit } from './signatures.js';
 import type { RuleMatch, SubjectKind } from './view.js';
 
@@ -221,6 +222,9 @@ export class SessionClassifier {
   }): ActionRecord {
     // Kept until the session's tree is built: lines of their own, not views of the whole output.
     const hits = scanSignatures(call.output, match.kind).map((hit) => ({ ...hit, label: ownString(hit.label), line: ownString(hit.line) }));
+    // A registry's manifest read for a host it offers nothing for (`docker manifest inspect` listing amd64 on an arm64 box).
+    const unfit = match.rule === 'registry-listing' && match.image ? missingPlatform(call.output, this.state.architectureOf(place.host)) : null;
+    if (unfit) hits.push({ ...unfit, line: ownString(unfit.line) });
     const facts = FACT_KINDS.has(match.kind) ? extractFacts(call.output).map((fact) => ({ ...fact, version: ownString(fact.version), line: ownString(fact.line) })) : [];
     const writeOut = extra.writeOut ?? null;
     // A check's answer is what it printed, not the text of the `|| echo down` after it (which says it failed).

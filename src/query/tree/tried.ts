@@ -110,7 +110,9 @@ class Collector {
       this.pulledModel.set(`${action.framework}@${action.host ?? ''}`, action.model);
       return;
     }
-    if (!RUNNING_RULES.has(action.rule) || action.kind === 'stop') return;
+    // A registry read (`docker manifest inspect`) that shows the image cannot run on its host tried that image, as a failed pull does.
+    const unfit = action.rule === 'registry-listing' && action.image !== null && action.hits.some((h) => h.effect === 'failure');
+    if ((!RUNNING_RULES.has(action.rule) && !unfit) || action.kind === 'stop') return;
     if (action.rule === 'package-install' && action.framework === null) {
       for (const spec of action.packages) this.unlistedInstalls.set(`${looseName(spec)}@${action.host ?? ''}`, action);
       return;
