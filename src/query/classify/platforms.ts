@@ -1,3 +1,4 @@
+import { ownString } from '../../core/own-string.js';
 import type { ParsedCommand } from '../shell/index.js';
 import type { SignatureHit } from './signatures.js';
 
@@ -40,7 +41,7 @@ export function missingPlatform(output: string | null, arch: Architecture | null
     name: 'manifest-missing',
     effect: 'failure',
     label: `no matching manifest for linux/${arch} (the manifest offers ${[...new Set(offered)].join(', ')} only)`,
-    line: line.trim(),
+    line: ownString(line.trim()),
     decisive: true,
   };
 }

@@ -220,16 +220,17 @@ export class SessionClassifier {
   private emit(call: CallRecord, match: RuleMatch, place: { host: string | null; user: string | null; container: string | null; image: string | null }, extra: {
     commandSeq: number | null; command: string; ownsExit: boolean; background: boolean; writeOut?: string | null; serverReturned?: boolean; exitHidden?: boolean; echoes?: readonly FallbackEcho[];
   }): ActionRecord {
-    // Kept until the session's tree is built: lines of their own, not views of the whole output.
+    // Kept until the session's tree is built: lines of their own, not views of the whole output (the evidence lines are cut from these).
     const hits = scanSignatures(call.output, match.kind).map((hit) => ({ ...hit, label: ownString(hit.label), line: ownString(hit.line) }));
     // A registry's manifest read for a host it offers nothing for (`docker manifest inspect` listing amd64 on an arm64 box).
     const unfit = match.rule === 'registry-listing' && match.image ? missingPlatform(call.output, this.state.architectureOf(place.host)) : null;
-    if (unfit) hits.push({ ...unfit, line: ownString(unfit.line) });
+    if (unfit) hits.push(unfit);
     const facts = FACT_KINDS.has(match.kind) ? extractFacts(call.output).map((fact) => ({ ...fact, version: ownString(fact.version), line: ownString(fact.line) })) : [];
     const writeOut = extra.writeOut ?? null;
     // A check's answer is what it printed, not the text of the `|| echo down` after it (which says it failed).
     const own = match.kind === 'health' ? ownOutput(call.output, extra.echoes ?? []) : null;
-    const health = !own ? null : own.failed !== null ? { ok: false, label: `check failed (its fallback printed "${own.failed}")`, line: own.failed } : readHealth(own.output, writeOut);
+    const read = !own ? null : own.failed !== null ? { ok: false, label: `check failed (its fallback printed "${own.failed}")`, line: own.failed } : readHealth(own.output, writeOut);
+    const health = read ? { ...read, label: ownString(read.label), line: ownString(read.line) } : null;
     const image = match.image ?? place.image ?? (place.container ? this.containers.imageOf(place.host, place.container) : null);
     const action: ActionRecord = {
       seq: this.actions.length,
@@ -262,8 +263,8 @@ export class SessionClassifier {
       outcome: decideOutcome(match.kind, { exitCode: call.exitCode, timedOut: call.timedOut, status: call.status, output: own ? own.output : call.output, ownsExit: extra.ownsExit, background: extra.background, serverReturned: extra.serverReturned ?? false, exitHidden: extra.exitHidden ?? false, fallbackRan: (own?.failed ?? null) !== null, followerRan: own?.succeeded ?? false }, hits, writeOut),
       hits,
       facts,
-      evidence: evidenceLines(hits, facts, health).map(ownString),
-      reading: health ? ownString(health.label) : null,
+      evidence: evidenceLines(hits, facts, health),
+      reading: health?.label ?? null,
       command: extra.command,
       bytes: match.kind === 'download' || match.kind === 'pull' ? readBytes(call.output) : null,
       continues: null,

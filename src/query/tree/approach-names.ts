@@ -28,6 +28,11 @@ export function opaqueAssignment(token: Token): boolean {
 }
 
 /** Weights named by a local path are named by their file or folder (`~/models/x-Q8_0.gguf` is `x-Q8_0.gguf`); repository ids and relative paths stay. */
+/** The weights a model id or served path denotes, without its owner, folder or `HF://`: `Qwen/Qwen2.5-72B-Instruct-AWQ` → `qwen2.5-72b-instruct-awq`. */
+export function modelStem(model: string): string {
+  return (model.replace(/^HF:\/\//i, '').replace(/\/+$/, '').split('/').at(-1) ?? model).toLowerCase();
+}
+
 export function weightsName(model: string): string {
   return /^(?:~|\/)/.test(model) ? (model.replace(/\/+$/, '').split('/').at(-1) ?? model) : model;
 }

@@ -1,7 +1,7 @@
 import { flagOfKey, frameworkById, frameworks } from '../classify/index.js';
 import { shapeKey } from '../classify/shape.js';
 import type { TriedCandidate } from './tried.js';
-import { approachNames, weightsName, type Token, type Variant } from './approach-names.js';
+import { approachNames, modelStem as stem, weightsName, type Token, type Variant } from './approach-names.js';
 import type { TreeAction } from './types.js';
 
 /**
@@ -43,10 +43,6 @@ function isShapeAction(action: TreeAction): boolean {
 
 function servedModel(action: TreeAction): string | null {
   return action.baseModel ?? action.model ?? null;
-}
-
-function stem(model: string): string {
-  return (model.replace(/^HF:\/\//i, '').split('/').at(-1) ?? model).toLowerCase();
 }
 
 const WEIGHTS_FORMAT = /awq|gptq|gguf|exl2|fp8|fp4|int4|int8|bpw|mlx|w4a16|w8a8|bf16|fp16|(?:^|[-_.])q\d/i;
@@ -184,7 +180,8 @@ function shapedActions(parent: TriedCandidate, slowAt: readonly number[]): Shape
   const shapes = parent.actions.filter(isShapeAction);
   const layoutOf = (action: TreeAction): Token[] => tokensOf(action.config, frameworkOf(action), 'shape');
   const optionsOf = (action: TreeAction): Token[] => tokensOf(action.options, frameworkOf(action), 'options');
-  const ordinalOf = (seq: number): number => parent.actions.find((a) => a.seq === seq)?.messageOrdinal ?? -1;
+  const ordinals = new Map(parent.actions.map((a) => [a.seq, a.messageOrdinal]));
+  const ordinalOf = (seq: number): number => ordinals.get(seq) ?? -1;
   // A run judged too slow failed as surely as one that crashed: what is changed after it is the fix tried. A message's words
   // come before its calls, so a judgement in the message of the next launch is of the run before it.
   const judgedSlow = (from: number, to: number): boolean => slowAt.some((o) => o > ordinalOf(from) && o <= ordinalOf(to));

@@ -1,6 +1,7 @@
 import { frameworkById, imageRepository, packageName, parseImageRef } from '../classify/index.js';
 import { shapeKey } from '../classify/shape.js';
 import { asksForDeployment, findGoal } from './goal.js';
+import { modelStem } from './approach-names.js';
 import { extractLeads, type Lead } from './leads.js';
 import { findPivots, type NamedTried } from './pivots.js';
 import { clip } from './text.js';
@@ -58,16 +59,11 @@ function oneNodeTried(lead: Lead, tried: readonly NamedTried[]): boolean {
   return launches.some((a) => spansNodes(a) && a.messageOrdinal <= named) && launches.some((a) => !spansNodes(a) && a.messageOrdinal > named);
 }
 
-/** The weights a name or a served path denotes, without its owner or folder: `Qwen/Qwen2.5-72B-Instruct-AWQ` → `qwen2.5-72b-instruct-awq`. */
-function weightsOf(model: string): string {
-  return (model.replace(/\/+$/, '').split('/').at(-1) ?? model).toLowerCase();
-}
-
 /** A checkpoint proposed and then served was tried, whatever its approach is called (`--tensor-parallel-size 2` with the AWQ weights). */
 function checkpointServed(lead: Lead, tried: readonly NamedTried[]): boolean {
   if (lead.kind !== 'approach' || !/[/-]/.test(lead.name) || /^-|=/.test(lead.name)) return false;
-  const wanted = weightsOf(lead.name);
-  return tried.some((c) => c.actions.some((a) => (a.kind === 'serve' || a.rule === 'framework-probe') && a.model !== null && weightsOf(a.model) === wanted));
+  const wanted = modelStem(lead.name);
+  return tried.some((c) => c.actions.some((a) => (a.kind === 'serve' || a.rule === 'framework-probe') && a.model !== null && modelStem(a.model) === wanted));
 }
 
 /** Whether a lead is one of the tried candidates under another spelling. */

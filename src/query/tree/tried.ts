@@ -291,12 +291,13 @@ function unowned(actions: readonly TreeAction[], candidates: Iterable<TriedCandi
 export function collectTried(actions: readonly TreeAction[], prose = '', slowAt: readonly number[] = []): TriedCandidate[] {
   const collector = new Collector();
   for (const action of actions) collector.add(action);
-  const looking = unowned(actions, collector.byKey.values());
+  // What the session read around its candidates, found only when a candidate on a host needs a name from it.
+  let looking: TreeAction[] | null = null;
   const tried = [...collector.byKey.values()]
     // A candidate only looked up (an inspect that showed nothing) was never tried; a tool image is no candidate,
     // but an image or package of no known framework that was run as a model server is (unknown-stack.ts).
     .filter((c) => c.actions.length > 0 && (isServingStack(c.framework) || servedAsUnknownStack(c)))
-    .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c, looking) } : c))
+    .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c, (looking ??= unowned(actions, collector.byKey.values()))) } : c))
     // A checkout built on a second host joins its candidate after that candidate's later steps: in the order they ran.
     .map((c) => ({ ...c, actions: [...c.actions].sort((a, b) => a.seq - b.seq) }));
   return addApproaches(modelNames(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) }))), prose, slowAt);

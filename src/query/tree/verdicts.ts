@@ -126,13 +126,15 @@ const RATES = new RegExp(String.raw`(\d+(?:\.\d+)?)${RATE_UNIT}`, 'gi');
 /** The rate a user asks for: "at least 10 tok/s", "20+ tokens/s", "needs 15 tok/s", "a minimum of 8 t/s". */
 const TARGET_RATE = new RegExp(String.raw`(?:(?:at least|minimum(?: of)?|min\.?|no less than|>=?|≥|needs?(?: to (?:do|hit|reach|get))?(?: at least)?|target(?: of|:)?)\s*~?(\d+(?:\.\d+)?)\s*\+?|(?:want|need|require|expect|get us|give us|want to see|aim for)\w*\s+(?:\w+\s+){0,3}?(\d+(?:\.\d+)?)\s*\+)${RATE_UNIT}`, 'i');
 
+/** The rate a user's message asks for, if it names one. */
+function askedRate(message: TreeMessage): number | null {
+  const found = message.role === 'user' ? TARGET_RATE.exec(message.text) : null;
+  return found ? Number(found[1] ?? found[2]) : null;
+}
+
 /** The lowest rate the user asked for in their messages before `before`, if they named one. */
 function targetRate(messages: readonly TreeMessage[], before: number): number | null {
-  const targets = messages
-    .filter((m) => m.role === 'user' && m.ordinal < before)
-    .map((m) => TARGET_RATE.exec(m.text))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => Number(m[1] ?? m[2]));
+  const targets = messages.filter((m) => m.ordinal < before).map(askedRate).filter((r): r is number => r !== null);
   return targets.length > 0 ? Math.min(...targets) : null;
 }
 
@@ -146,16 +148,27 @@ function belowTarget(sentence: string, target: number | null): boolean {
   return rates.length > 0 && rates.every((rate) => rate < target);
 }
 
+/** Words a message must hold to judge a speed: only such messages are split into sentences. */
+const MAY_JUDGE_SPEED = /slow|below|too low|tok|t\/s|per second|a second/i;
+
 /**
  * The assistant's messages that judge what just ran too slow, in words ("still too slow") or by a
  * rate under the one the user asked for: a launch changed after one was tuned against a failure.
  */
 export function slowJudgements(messages: readonly TreeMessage[]): number[] {
-  return messages.filter((m) => m.role === 'assistant').filter((m) => {
-    const target = targetRate(messages, m.ordinal);
-    return sentences(`${m.text}\n${m.reasoning}`).some((s) => !notAVerdict(s) && !LISTS_REJECTED.test(s)
+  const judged: number[] = [];
+  // The messages come in order: the target in force is the lowest asked so far (one pass, not one scan per message).
+  let target: number | null = null;
+  for (const m of [...messages].sort((a, b) => a.ordinal - b.ordinal)) {
+    const asked = askedRate(m);
+    if (asked !== null) target = target === null ? asked : Math.min(target, asked);
+    const text = `${m.text}\n${m.reasoning}`;
+    if (m.role !== 'assistant' || !MAY_JUDGE_SPEED.test(text)) continue;
+    const slow = sentences(text).some((s) => !notAVerdict(s) && !LISTS_REJECTED.test(s)
       && ((SLOW_CUE.test(s) && (THROUGHPUT.test(s) || /\bslow/i.test(s))) || belowTarget(s, target)));
-  }).map((m) => m.ordinal);
+    if (slow) judged.push(m.ordinal);
+  }
+  return judged;
 }
 
 /**
