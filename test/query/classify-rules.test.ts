@@ -84,6 +84,10 @@ const EXAMPLES: Record<string, Example[]> = {
   'container-cluster': [
     { line: 'docker run -d --name head --net=host img:2 ray start --head --port 6379 --block', expect: { kind: 'cluster', subject: 'img:2', service: 'head' } },
   ],
+  'container-build': [
+    { line: 'docker run --rm --gpus all -v /srv/trt:/trt nvcr.io/nvidia/tensorrt-llm/release:0.18.2 trtllm-build --checkpoint_dir /trt/ckpt --output_dir /trt/engine --max_num_tokens 8192', expect: { kind: 'build', subject: 'nvcr.io/nvidia/tensorrt-llm/release:0.18.2', framework: 'trtllm' } },
+    { line: 'docker run --rm -v /m:/m dustynv/mlc:0.1.4-r36.4.0 mlc_llm compile /m/x/mlc-chat-config.json --device cuda -o /m/lib.so', expect: { kind: 'build', subject: 'dustynv/mlc:0.1.4-r36.4.0', framework: 'mlc' } },
+  ],
   'container-probe': [
     { line: `docker run --rm lmsysorg/sglang:spark python3 -c "import sglang; print(sglang.__version__)"`, expect: { kind: 'probe', subject: 'lmsysorg/sglang:spark', framework: 'sglang' } },
     { line: 'docker run --rm --gpus all img:3 nvidia-smi', expect: { kind: 'probe', subject: 'img:3' } },

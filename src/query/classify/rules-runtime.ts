@@ -190,6 +190,12 @@ export const RUNTIME_RULES: readonly Rule[] = [
     match: (v) => (v.dockerRun && v.inner?.kind === 'cluster' ? containerRun(v) : null),
   },
   {
+    name: 'container-build',
+    kind: 'build',
+    description: 'a foreground `docker run [--rm] IMAGE` of a build step of its framework (`trtllm-build`, `quantize.py`, `mlc_llm compile`): an engine or a checkpoint built in the image',
+    match: (v) => (v.dockerRun && !v.dockerRun.detached && v.inner?.kind === 'build' ? { ...containerRun(v), step: v.inner.step ?? null } : null),
+  },
+  {
     name: 'container-probe',
     kind: 'probe',
     description: 'a foreground `docker run [--rm] IMAGE CMD` that inspects an image and exits (`python3 -c "import …"`, `--version`)',

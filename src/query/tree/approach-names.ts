@@ -33,8 +33,25 @@ export function modelStem(model: string): string {
   return (model.replace(/^HF:\/\//i, '').replace(/\/+$/, '').split('/').at(-1) ?? model).toLowerCase();
 }
 
+const WEIGHTS_FORMAT = /awq|gptq|gguf|exl2|fp8|fp4|int4|int8|bpw|mlx|w4a16|w8a8|bf16|fp16|(?:^|[-_.])q\d/i;
+
+/**
+ * Whether `short` names the weights `long` names, cut short with no format in what is cut
+ * (`llama-3.3-70b` for `Llama-3.3-70B-Instruct`; not `Qwen2.5-72B-Instruct` for its `-AWQ`). Stems, as `modelStem` gives them.
+ */
+export function sameWeightsShorter(short: string, long: string): boolean {
+  return long.startsWith(short) && !namesWeightsFormat(long.slice(short.length));
+}
+
+/** Whether a name says the weights' format (a quantization, a precision, a file format): `-AWQ`, `Q4_K_M`, `fp8`. */
+export function namesWeightsFormat(name: string): boolean {
+  return WEIGHTS_FORMAT.test(name);
+}
+
 export function weightsName(model: string): string {
-  return /^(?:~|\/)/.test(model) ? (model.replace(/\/+$/, '').split('/').at(-1) ?? model) : model;
+  const file = /^(?:~|\/)/.test(model) ? (model.replace(/\/+$/, '').split('/').at(-1) ?? model) : model;
+  // The first part of a split GGUF (`X-Q8_0-00001-of-00002.gguf`) is the whole weights: llama.cpp loads the other parts beside it.
+  return file.replace(/-\d{5}-of-\d{5}(\.gguf)$/i, '$1');
 }
 
 /** Where an option was typed in a command (its flag or variable name), for naming options in the order the session wrote them. */
@@ -120,11 +137,12 @@ export function approachNames(prose: string, variants: readonly Variant[]): stri
     // A layout changed (or a preset picked) names the approach even when the weights changed with it: `--tp 4`, not the checkpoint again.
     const layout = changed.filter((t) => t.layout || (t.preset && !opaqueAssignment(t)));
     if (layout.length > 0) return spoken(layout, variant.command);
-    // The one way run on a single node beside ways spread over nodes is, as readers say, the single node (whatever else it tuned).
-    if (!spansNodes(variant) && variants.some(spansNodes) && variants.filter((v) => !spansNodes(v)).length === 1) return 'single node';
-    // Weights named alike (a path and the name it is served under) tell nothing apart: the options do.
+    // Weights named alike (a path and the name it is served under) tell nothing apart: the options do. Other weights name
+    // the way they were run, on one node or several (`Qwen2.5-72B-Instruct-AWQ` on one node after the full model on two).
     const weights = variant.model === null ? null : weightsName(variant.model);
     if (weights !== null && variants.some((other) => other.model !== null && weightsName(other.model) !== weights)) return weights;
+    // The one way run on a single node beside ways spread over nodes is, as readers say, the single node (whatever else it tuned).
+    if (!spansNodes(variant) && variants.some(spansNodes) && variants.filter((v) => !spansNodes(v)).length === 1) return 'single node';
     return changed.length > 0 ? spoken(changed, variant.command, prose) : variant.tokens.length > 0 ? spoken(variant.tokens, variant.command) : (variant.model ? weightsName(variant.model) : '');
   });
   if (names.every(Boolean) && new Set(names).size === names.length) return names;

@@ -1,7 +1,7 @@
 import { flagOfKey, frameworkById, frameworks } from '../classify/index.js';
 import { shapeKey } from '../classify/shape.js';
 import type { TriedCandidate } from './tried.js';
-import { approachNames, modelStem as stem, weightsName, type Token, type Variant } from './approach-names.js';
+import { approachNames, modelStem as stem, sameWeightsShorter, weightsName, type Token, type Variant } from './approach-names.js';
 import type { TreeAction } from './types.js';
 
 /**
@@ -45,8 +45,6 @@ function servedModel(action: TreeAction): string | null {
   return action.baseModel ?? action.model ?? null;
 }
 
-const WEIGHTS_FORMAT = /awq|gptq|gguf|exl2|fp8|fp4|int4|int8|bpw|mlx|w4a16|w8a8|bf16|fp16|(?:^|[-_.])q\d/i;
-
 /**
  * Several weights of one model (a quantization, a conversion): their names share a long stem. A name
  * that is another's stem cut short with no format in what is cut (`llama-3.3-70b` served for
@@ -54,7 +52,7 @@ const WEIGHTS_FORMAT = /awq|gptq|gguf|exl2|fp8|fp4|int4|int8|bpw|mlx|w4a16|w8a8|
  */
 function modelsVary(actions: readonly TreeAction[]): boolean {
   const all = [...new Set(actions.filter((a) => a.kind === 'serve' || a.rule === 'framework-probe').map(servedModel).filter((m): m is string => m !== null))];
-  const shorter = (m: string): boolean => all.some((other) => other !== m && stem(other) !== stem(m) && stem(other).startsWith(stem(m)) && !WEIGHTS_FORMAT.test(stem(other).slice(stem(m).length)));
+  const shorter = (m: string): boolean => all.some((other) => other !== m && stem(other) !== stem(m) && sameWeightsShorter(stem(m), stem(other)));
   // One file or folder reached by two paths (`~/models/x.gguf`, `/home/me/models/x.gguf`) is one weights.
   const models = all.filter((m) => !shorter(m)).filter((m, i, kept) => kept.findIndex((o) => weightsName(o).toLowerCase() === weightsName(m).toLowerCase()) === i);
   if (models.length < 2) return false;
@@ -331,6 +329,16 @@ function sameWeights(a: string, b: string): boolean {
   return weights(a) !== '' && weights(a) === weights(b);
 }
 
+/**
+ * One way beside a start with nothing of its own that only built and failed (a conversion script at a wrong path): that
+ * start never got as far as a setting, so what the way set in the steps after it tells nothing apart. No approaches.
+ */
+function onlyPastABrokenStart(keys: readonly string[], approachKeys: readonly string[], own: (key: string) => Shaped[]): boolean {
+  if (approachKeys.length !== 1 || keys.length !== 2 || keys[0] !== '|') return false;
+  const start = own('|');
+  return start.every((s) => s.action.kind === 'build') && start.some((s) => failing(s.action));
+}
+
 /** `slowAt`: ordinals of the messages that judged a run too slow (verdicts.ts `slowJudgements`). */
 export function addApproaches(tried: TriedCandidate[], prose = '', slowAt: readonly number[] = []): TriedCandidate[] {
   const result: TriedCandidate[] = [];
@@ -345,6 +353,7 @@ export function addApproaches(tried: TriedCandidate[], prose = '', slowAt: reado
     const dropping = baseOfDropped(keys, own);
     // A setting with nothing of its own is the candidate itself, unless it is the one that left out what the base setting had.
     const approachKeys = keys.filter((k) => (k !== '|' || (dropping !== null && k === keys[1])) && k !== dropping && !(k.startsWith('|') && keys.some((o) => o !== k && o.startsWith('|') === false && sameWeights(k, o))));
+    if (onlyPastABrokenStart(keys, approachKeys, own)) continue;
     const variantOf = (key: string): Variant => ({ model: (own(key)[0] as Shaped).model, tokens: (own(key)[0] as Shaped).tokens, command: (own(key)[0] as Shaped).action.command });
     // The base setting is named with the others (what they changed is told against it), then left to the candidate.
     const names = approachNames(prose, [...(dropping ? [dropping] : []), ...approachKeys].map(variantOf)).slice(dropping ? 1 : 0);

@@ -1,7 +1,7 @@
 import { frameworkById, imageRepository, packageName, parseImageRef } from '../classify/index.js';
 import { shapeKey } from '../classify/shape.js';
 import { asksForDeployment, findGoal } from './goal.js';
-import { modelStem } from './approach-names.js';
+import { modelStem, namesWeightsFormat, sameWeightsShorter } from './approach-names.js';
 import { extractLeads, type Lead } from './leads.js';
 import { findPivots, type NamedTried } from './pivots.js';
 import { clip } from './text.js';
@@ -51,12 +51,15 @@ function spansNodes(action: NamedTried['actions'][number]): boolean {
   return /(?:^|\s)--(?:nnodes|pp)\s+(?:[2-9]|\d{2,})\b/.test(shapeKey(action.config, frameworkById(action.framework)));
 }
 
-/** "One node" was tried when the session, having launched across nodes, launched on one node after naming it. */
+/**
+ * "One node" was tried when the session, having launched across nodes, launched on one node later: after naming it as the
+ * way out, or before a summary names it.
+ */
 function oneNodeTried(lead: Lead, tried: readonly NamedTried[]): boolean {
   if (lead.kind !== 'approach' || lead.name !== 'single node') return false;
-  const named = Math.min(...lead.mentions.map((m) => m.ordinal));
   const launches = tried.flatMap((c) => c.actions).filter((a) => a.kind === 'serve');
-  return launches.some((a) => spansNodes(a) && a.messageOrdinal <= named) && launches.some((a) => !spansNodes(a) && a.messageOrdinal > named);
+  const firstAcross = launches.filter((a) => spansNodes(a)).map((a) => a.seq);
+  return firstAcross.length > 0 && launches.some((a) => !spansNodes(a) && a.seq > Math.min(...firstAcross));
 }
 
 /** A checkpoint proposed and then served was tried, whatever its approach is called (`--tensor-parallel-size 2` with the AWQ weights). */
@@ -64,6 +67,21 @@ function checkpointServed(lead: Lead, tried: readonly NamedTried[]): boolean {
   if (lead.kind !== 'approach' || !/[/-]/.test(lead.name) || /^-|=/.test(lead.name)) return false;
   const wanted = modelStem(lead.name);
   return tried.some((c) => c.actions.some((a) => (a.kind === 'serve' || a.rule === 'framework-probe') && a.model !== null && modelStem(a.model) === wanted));
+}
+
+/**
+ * A model proposed that is the one the session ran or fetched, shorter or longer spelled (`Llama-3.1-70B` for the
+ * `meta-llama/Llama-3.1-70B-Instruct` it served and failed on): no other way to run it.
+ */
+function modelItRan(lead: Lead, actions: TreeInput['actions']): boolean {
+  if (lead.kind !== 'approach' || !/-\d+(?:\.\d+)?[BM]\b/i.test(lead.name) || /^-|=/.test(lead.name)) return false;
+  const wanted = modelStem(lead.name);
+  const plain = !namesWeightsFormat(wanted);
+  return actions.some((a) => [a.model, a.kind === 'download' ? a.subject : null].some((m) => {
+    const have = m ? modelStem(m) : null;
+    // A name with no format of its own (`Qwen2.5-14B`) is that model in whatever quantization was run (`…-q4f16_1-MLC`).
+    return have !== null && ((plain && have.startsWith(wanted)) || sameWeightsShorter(wanted, have) || sameWeightsShorter(have, wanted));
+  }));
 }
 
 /** Whether a lead is one of the tried candidates under another spelling. */
@@ -131,7 +149,7 @@ function enablerOfAnother(lead: Lead, leads: readonly Lead[]): boolean {
 
 function untestedLeads(input: TreeInput, tried: readonly NamedTried[], all: readonly Lead[]): Lead[] {
   const checkouts = new Set(input.actions.filter((a) => a.rule === 'source-build' && a.framework).map((a) => a.framework as string));
-  const leads = all.filter((lead) => !leadIsTried(lead, tried, checkouts) && !enablerOfAnother(lead, all));
+  const leads = all.filter((lead) => !leadIsTried(lead, tried, checkouts) && !modelItRan(lead, input.actions) && !enablerOfAnother(lead, all));
   // A description ("the NGC SGLang container") of an image also named by reference is that image.
   const described = (lead: Lead): boolean => lead.descriptive !== null && lead.descriptive.length > 0 && leads.some((other) => other !== lead
     && other.repository !== null && other.framework === lead.framework && (lead.descriptive ?? []).every((word) => other.name.toLowerCase().includes(word.toLowerCase())));
@@ -164,6 +182,21 @@ function creditLastApproach(tried: readonly NamedTried[], nodes: CandidateNode[]
   });
 }
 
+/**
+ * A candidate every one of whose approaches was rejected failed in each of them: its reason tells
+ * each way and what stopped it, in order (the NCCL timeout across nodes, then too slow on one), not
+ * only what stopped the last. `tried` is in the order of `nodes`.
+ */
+function everyWayFailed(tried: readonly NamedTried[], nodes: CandidateNode[]): void {
+  tried.forEach((parent, index) => {
+    const node = nodes[index];
+    const children = nodes.filter((_, i) => tried[i]?.parentKey === parent.key);
+    if (!node || node.verdict !== 'rejected' || children.length < 2 || children.some((c) => c.verdict !== 'rejected')) return;
+    const share = Math.floor(380 / children.length);
+    node.reason = clip(`every way failed: ${children.map((c) => `${c.name}: ${clip(c.reason, share - c.name.length)}`).join('; ')}`, 400);
+  });
+}
+
 export function buildTree(input: TreeInput): DecisionTree {
   const goal = findGoal(input.messages);
   const prose = input.messages.filter((m) => m.role === 'assistant').map((m) => `${m.reasoning}\n${m.text}`).join('\n');
@@ -178,10 +211,14 @@ export function buildTree(input: TreeInput): DecisionTree {
     const peers = tried.filter((c) => !related(c) && (c.kind !== 'approach' || c.parentKey === candidate.parentKey || candidate.kind !== 'approach'));
     const later = peers.filter((c) => firstSeqOf(c) > Math.max(...candidate.actions.map((a) => a.seq)));
     const movedOnAt = later.length > 0 ? Math.min(...later.map((c) => Math.min(...c.actions.map((a) => a.messageOrdinal)))) : null;
-    const own = candidate.aliases.filter((a) => a !== frameworkById(candidate.framework)?.label);
-    // What the other candidates are called (not their framework's label, not a name this one shares): a sentence naming only them judges them.
-    const labels = new Set(tried.map((c) => frameworkById(c.framework)?.label).filter((l): l is string => Boolean(l)));
-    const others = [...new Set(tried.filter((c) => !related(c)).flatMap((c) => c.aliases))].filter((a) => !labels.has(a) && !own.includes(a));
+    // A framework's label names this candidate only when no other candidate is of that framework ("MLC LLM" beside Ollama).
+    const label = frameworkById(candidate.framework)?.label;
+    const unrelated = tried.filter((c) => !related(c));
+    const labelIsOwn = !unrelated.some((c) => c.framework === candidate.framework);
+    const own = candidate.aliases.filter((a) => a !== label || labelIsOwn);
+    // What the other candidates are called (not a name this one shares, nor the label of a framework it shares with one of
+    // them): a sentence naming only them judges them. "Ollama: 21.7 tok/s" beside an MLC image judges Ollama.
+    const others = [...new Set(unrelated.flatMap((c) => c.aliases))].filter((a) => a !== label && !own.includes(a));
     const judged = judge(candidate, own, input.messages, movedOnAt, others);
     candidates.push({
       name: candidate.name,
@@ -199,6 +236,7 @@ export function buildTree(input: TreeInput): DecisionTree {
     });
   }
   creditLastApproach(ordered, candidates);
+  everyWayFailed(ordered, candidates);
   const deploys = tried.length > 0 || (goal !== null && asksForDeployment(goal.text));
   if (!input.isSubagent && deploys) {
     const leads = sessionLeads(input, tried, goal?.ordinal ?? null);

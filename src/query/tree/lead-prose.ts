@@ -9,7 +9,7 @@ import type { CandidateKind } from './types.js';
  * that proposes something is read, and in it only what can serve a model:
  * - another serving stack by name (`TabbyAPI`, `llama.cpp`, `mlx-lm`), or a version of one (`vLLM 0.6.4`);
  * - a framework built from source ("building vLLM from source");
- * - a checkpoint in another quantization (`Qwen2.5-72B-Instruct-AWQ`);
+ * - a checkpoint in another quantization (`Qwen2.5-72B-Instruct-AWQ`) or of another size (`Qwen2.5-32B-Instruct`);
  * - another layout or engine option, as typed (`--kv-cache-dtype fp8`, `PYTORCH_ROCM_ARCH=gfx942`),
  *   a tensor-parallel degree ("TP=2", spelled as the framework's flag), one node instead of two.
  */
@@ -28,6 +28,8 @@ export interface ProseLead {
 /** Words that propose instead of report. */
 export const LEAD_CUE = /\b(?:could|would|I'd|we'd|might|may want|alternatives?|alternatively|options?|fallback|fall(?:ing)? back (?:to|on)|stopgap|instead|other (?:route|way|option)s?|next (?:step|option)s?|not tried|haven't tried|have not tried|didn't try|neither tried|untried|worth (?:a )?try(?:ing)?|worth comparing|the thing to compare|if you (?:ever |later )?(?:want|need)|to get more|consider|or else|otherwise|we'll try|we will try|(?:we'll|we will|I'll) (?:just )?go with|try (?:that|it) (?:tomorrow|later|next))\b/i;
 const QUANT = /(?:^|[-_.])(?:AWQ|GPTQ|GGUF|EXL2|FP8|FP4|NVFP4|INT4|INT8|W4A16|W8A8|MLX|\d+(?:\.\d+)?bpw|Q\d_K(?:_[MSL])?|q\d+f\d+(?:_\d)?)(?:$|[-_.])/i;
+/** A model of another size (`Qwen2.5-32B-Instruct`, `Llama-3.1-8B`): a name with its parameter count as a part of its own. */
+const SIZED = /^[A-Za-z][\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?[BM](?:-[\w.]+)*$/;
 const OPTION = /^(--[a-z][\w-]*(?:[ =][\w.:/-]+)?|[A-Z][A-Z0-9_]{2,}=[\w.:/-]+)$/;
 const LAYOUT = /\b(TP|PP|tensor[- ]parallel(?:ism)?|pipeline[- ]parallel(?:ism)?)\s*(?:=|of|size)?\s*(\d+)\b/gi;
 const ONE_NODE = /\b(?:a |one |single )(?:[\w×.-]+ ){0,2}node\b(?! each)/i;
@@ -86,7 +88,8 @@ function clauseLeads(clause: string, context: Framework | null, own: Framework |
   const framework = mentioned[0]?.framework ?? context;
   // The stack a clause names in words, not inside an option (`OLLAMA_KV_CACHE_TYPE=q8_0` names no other stack).
   const stack = mentioned.find((m) => !/=|^-/.test(m.word))?.framework ?? null;
-  const model = backticked.find((t) => QUANT.test(t) && /^[A-Za-z][\w./-]+$/.test(t) && t.length >= 10 && /\d/.test(t) && /[-/]/.test(t)) ?? words.find((w) => QUANT.test(w) && /\d/.test(w) && /^[A-Za-z][\w.-]*\/?[\w.-]+$/.test(w) && w.length > 8 && !/^\d/.test(w));
+  const weights = (w: string): boolean => QUANT.test(w) || SIZED.test(w);
+  const model = backticked.find((t) => weights(t) && /^[A-Za-z][\w./-]+$/.test(t) && t.length >= 10 && /\d/.test(t) && /[-/]/.test(t)) ?? words.find((w) => weights(w) && /\d/.test(w) && /^[A-Za-z][\w.-]*\/?[\w.-]+$/.test(w) && w.length > 8 && !/^\d/.test(w));
   if (model) {
     found.push({ name: model, kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
     return found;

@@ -24,10 +24,12 @@ export interface TriedCandidate {
 
 /** Rules whose actions run or fetch a candidate (research about it, like a manifest listing, does not). */
 const RUNNING_RULES = new Set([
-  'image-pull', 'container-serve', 'container-cluster', 'container-probe', 'container-exec', 'source-build', 'engine-build', 'serve-launcher', 'env-probe', 'package-install',
+  'image-pull', 'container-serve', 'container-cluster', 'container-build', 'container-probe', 'container-exec', 'source-build', 'engine-build', 'serve-launcher', 'env-probe', 'package-install',
   'framework-probe', 'compose-pull', 'compose-serve', 'compose-logs', 'manifest-apply', 'kubectl-set-image', 'kubectl-run', 'workload-inspect', 'image-commit', 'installed-serve',
 ]);
 const HOST_KINDS = new Set(['install', 'probe', 'serve', 'build', 'cluster']);
+/** Steps that run a candidate on its host (an install or a pull only fetches it). */
+const RAN_KINDS = new Set(['probe', 'serve', 'build', 'cluster']);
 
 interface Serving {
   host: string | null;
@@ -56,6 +58,8 @@ function isServingStack(framework: string | null): boolean {
 class Collector {
   readonly byKey = new Map<string, TriedCandidate>();
   private readonly serving: Serving[] = [];
+  /** What last ran on each host (served, probed, built, clustered): a failure read in the host's logs afterwards is its failure. */
+  private readonly lastRun = new Map<string, TriedCandidate>();
   /** Image candidates in the order they were run or pulled, with the host they ran on. */
   private readonly hostImages: { host: string | null; candidate: TriedCandidate }[] = [];
   /** The candidate whose image runs as each named container (`docker run --name widget IMAGE`). */
@@ -101,9 +105,10 @@ class Collector {
         return;
       }
     }
-    // A log read on a host (`tail server.log`, `journalctl -u …`) that shows a failure belongs to what was last served there.
+    // A log read on a host (`tail server.log`, `dmesg`) that shows a failure belongs to what last ran there: a server, or a
+    // compile in a throwaway container that the OOM killer took after the server before it was left running.
     if (!action.image && !action.service && action.kind === 'inspect' && action.hits.some((h) => h.effect === 'failure' && !signatureNamed(h.name)?.generic)) {
-      this.serving.filter((s) => s.host === (action.dockerHost ?? action.host)).at(-1)?.candidate.actions.push(action);
+      this.lastRun.get(action.dockerHost ?? action.host ?? '')?.actions.push(action);
       return;
     }
     if (action.kind === 'download' && action.model && frameworkById(action.framework)?.candidateByModel) {
@@ -125,6 +130,7 @@ class Collector {
     // A sidecar container (a proxy, a chat UI: a service's image) serves no model: a check through it reaches the server behind it.
     const sidecar = action.image !== null && frameworkById(action.framework)?.kind === 'service';
     if (action.kind === 'serve' && !sidecar) this.serving.push({ host: action.dockerHost ?? action.host, port: action.port, candidate: owner, logFile: action.logFile ?? null });
+    if (RAN_KINDS.has(action.kind) && !sidecar) this.lastRun.set(action.dockerHost ?? action.host ?? '', owner);
   }
 
   /**

@@ -183,8 +183,11 @@ function tooSlow(actions: readonly TreeAction[], messages: readonly TreeMessage[
   if (!served || !last) return null;
   const after = messages.filter((m) => m.role === 'assistant' && m.ordinal > last.messageOrdinal && (m.text.trim() || m.reasoning.trim()) && (movedOnAt === null || m.ordinal <= movedOnAt)).slice(0, 3);
   let measured: { ordinal: number; sentence: string } | null = null;
+  // A bullet of a summary that names only other candidates judges them, in every sentence it holds.
+  const aboutOthers = (line: string): boolean => /^\s*(?:[-*•]|\d+[.)])\s/.test(line) && mentions(line, others) && !mentions(line, names);
   for (const message of after) {
-    for (const sentence of sentences(`${message.text}\n${message.reasoning}`)) {
+    const lines = `${message.text}\n${message.reasoning}`.split(/\n+/).filter((line) => !aboutOthers(line));
+    for (const sentence of lines.flatMap(sentences)) {
       // A summary's "Rejected: X (…too slow…)" judges X, not this candidate.
       if (notAVerdict(sentence) || ((mentions(sentence, others) || LISTS_REJECTED.test(sentence)) && !mentions(sentence, names))) continue;
       if (SLOW_CUE.test(sentence) && (THROUGHPUT.test(sentence) || /\bslow/i.test(sentence))) return { ordinal: message.ordinal, sentence: clip(sentence.replace(/[`*]/g, ''), 200) };
@@ -245,7 +248,8 @@ export function judge(candidate: TriedCandidate, names: readonly string[], messa
       const next = nextAssistant(messages, lastFailing.messageOrdinal);
       const judgement = next ? judgementClause([next.text, next.reasoning]) : null;
       reason = judgement ? `${shownLabels.join('; ')} — ${judgement}` : shownLabels.join('; ');
-    } else if (stated) {
+    } else if (stated && !tooSlow(actions, messages, movedOnAt, names, others)) {
+      // A rate measured too low decides before words that may only weigh dropping it ("try MAXN before dropping Ollama").
       verdict = 'rejected';
       reason = stated.sentence;
       followup = followupAfter(messages, stated.ordinal - 1);

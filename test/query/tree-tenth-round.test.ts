@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import type { SyntheticSession } from './helpers/synthetic-session.js';
+import { syntheticTrees } from './helpers/synthetic-trees.js';
+
+/**
+ * The tenth round's rules, each on a session of its own:
+ * - a failure read in a host's logs (`dmesg`) belongs to what last ran there, a compile in a throwaway container
+ *   included, not to the server before it that the same command only asked about (`ollama ps`);
+ * - a summary's bullet that names another candidate judges that one in every sentence it holds;
+ * - a build step run in an image (`docker run --rm IMAGE trtllm-build …`) is a build, so a rebuild after it failed is an approach;
+ * - a candidate whose every approach failed gives each one's failure as its reason;
+ * - other weights name the way they were run on one node; a model of another size proposed in prose is a lead;
+ * - the first part of a split GGUF names the whole weights.
+ */
+const COMPILE_OOM: SyntheticSession = {
+  id: 'syn-compile-oom',
+  title: 'Ollama too slow on a Jetson, MLC compile OOM-killed behind a tail, then MLC serves',
+  steps: [
+    { role: 'user', text: 'Put Llama-3.1-8B-Instruct on orin1 (kai@orin1) behind an OpenAI API. It needs at least 30 tok/s. Start with Ollama.' },
+    { role: 'assistant', text: 'Ollama first.', calls: [{ command: "ssh kai@orin1 'ollama pull llama3.1:8b && ollama run llama3.1:8b --verbose hello 2>&1 | tail -2'", output: 'success\neval rate:            21.70 tokens/s\n' }] },
+    { role: 'assistant', text: 'Ollama does 21.7 tok/s, under the 30 you need. MLC LLM is usually faster on Orin.', calls: [{ command: "ssh kai@orin1 'docker pull dustynv/mlc:0.1.4-r36.4.0'", output: 'Status: Downloaded newer image for dustynv/mlc:0.1.4-r36.4.0\n' }] },
+    {
+      role: 'assistant', text: 'Compiling the model library.',
+      calls: [{ command: "ssh kai@orin1 'docker run --rm --runtime nvidia -v /models:/models dustynv/mlc:0.1.4-r36.4.0 mlc_llm compile /models/Llama-3.1-8B-Instruct-q4f16_1-MLC/mlc-chat-config.json --device cuda -o /models/libs/llama.so 2>&1 | tail -2'", output: '[2026-03-11 18:31:58] INFO compile.py:163: Compiling external modules\n' }],
+    },
+    {
+      role: 'assistant', text: 'No library was written: the tail hid the failure. Checking the kernel log.',
+      calls: [{ command: "ssh kai@orin1 'sudo dmesg -T | grep -iE \"oom-kill|Killed process\" | tail -2; systemctl is-active ollama; ollama ps'", output: '[Wed Mar 11 18:32:40 2026] Out of memory: Killed process 48213 (cicc) total-vm:19873320kB, anon-rss:15126876kB\nactive\nNAME           ID              SIZE\nllama3.1:8b    46e0e0f1f3c1    6.7 GB\n' }],
+    },
+    {
+      role: 'assistant', text: 'The OOM killer took cicc while Ollama held 6.7 GB. Stopping Ollama and compiling again.',
+      calls: [
+        { command: "ssh kai@orin1 'sudo systemctl disable --now ollama'", output: '' },
+        { command: "ssh kai@orin1 'set -o pipefail; docker run --rm --runtime nvidia -v /models:/models dustynv/mlc:0.1.4-r36.4.0 mlc_llm compile /models/Llama-3.1-8B-Instruct-q4f16_1-MLC/mlc-chat-config.json --device cuda -o /models/libs/llama.so && ls /models/libs'", output: 'llama.so\n' },
+      ],
+    },
+    { role: 'assistant', text: 'Serving.', calls: [{ command: "ssh kai@orin1 'docker run -d --name mlc --runtime nvidia --network host -v /models:/models dustynv/mlc:0.1.4-r36.4.0 mlc_llm serve /models/Llama-3.1-8B-Instruct-q4f16_1-MLC --model-lib /models/libs/llama.so --port 8000'", output: '6b1e3d5f\n' }] },
+    { role: 'assistant', text: 'Health.', calls: [{ command: "ssh kai@orin1 'sleep 60; curl -s -o /dev/null -w \"%{http_code}\" localhost:8000/v1/models'", output: '200' }] },
+    { role: 'assistant', text: 'MLC decodes at 38.6 tok/s, over the 30 needed.\n\nWhat happened:\n- **Ollama** (`llama3.1:8b`): 21.7 tok/s. Still too slow, so I disabled the service.\n- **MLC**: the first compile was OOM-killed; it built after stopping Ollama.' },
+  ],
+};
+
+const ENGINE_IN_IMAGE: SyntheticSession = {
+  id: 'syn-engine-in-image',
+  title: 'a TensorRT-LLM engine built in the release image runs out of memory, a smaller rebuild serves',
+  steps: [
+    { role: 'user', text: 'Serve meta-llama/Llama-3.1-8B-Instruct with TensorRT-LLM (trtllm-serve) on ws7 (ines@ws7), port 8000.' },
+    { role: 'assistant', text: 'Pulling the release image.', calls: [{ command: "ssh ines@ws7 'docker pull nvcr.io/nvidia/tensorrt-llm/release:0.18.2'", output: 'Status: Downloaded newer image for nvcr.io/nvidia/tensorrt-llm/release:0.18.2\n' }] },
+    {
+      role: 'assistant', text: 'Building the engine.',
+      calls: [{ command: "ssh ines@ws7 'docker run --rm --gpus all -v /srv/trt:/trt nvcr.io/nvidia/tensorrt-llm/release:0.18.2 trtllm-build --checkpoint_dir /trt/ckpt/fp16 --output_dir /trt/engines/fp16 --max_batch_size 16 --max_num_tokens 32768'", output: '[TRT] [E] [resizingAllocator.cpp::allocate::74] Error Code 2: OutOfMemory (Requested size was 22548578304 bytes.)\nRuntimeError: Engine building failed, please check the error log.\n', exit: 1 }],
+    },
+    {
+      role: 'assistant', text: 'Out of memory at build time: rebuilding with a smaller token budget.',
+      calls: [{ command: "ssh ines@ws7 'docker run --rm --gpus all -v /srv/trt:/trt nvcr.io/nvidia/tensorrt-llm/release:0.18.2 trtllm-build --checkpoint_dir /trt/ckpt/fp16 --output_dir /trt/engines/fp16 --max_batch_size 8 --max_num_tokens 8192'", output: '[TRT-LLM] [I] Total time of building all engines: 00:02:47\n' }],
+    },
+    { role: 'assistant', text: 'Serving.', calls: [{ command: "ssh ines@ws7 'docker run -d --name trt --gpus all -p 8000:8000 -v /srv/trt:/trt nvcr.io/nvidia/tensorrt-llm/release:0.18.2 trtllm-serve /trt/engines/fp16 --port 8000'", output: 'abc123\n' }] },
+    { role: 'assistant', text: 'Health.', calls: [{ command: "ssh ines@ws7 'sleep 40; curl -s -o /dev/null -w \"%{http_code}\" localhost:8000/health'", output: '200' }] },
+    { role: 'assistant', text: 'trtllm-serve answers on port 8000 from the rebuilt engine.' },
+  ],
+};
+
+const NODES_THEN_AWQ: SyntheticSession = {
+  id: 'syn-nodes-then-awq',
+  title: 'a pipeline over two nodes times out in NCCL, the AWQ weights on one node are too slow',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-72B-Instruct with vLLM across gpu-a and gpu-b (ubuntu@gpu-a), port 8000. It needs at least 20 tok/s per stream.' },
+    {
+      role: 'assistant', text: 'Starting TP4 x PP2 across the two nodes.',
+      calls: [{ command: "ssh ubuntu@gpu-a 'docker run --rm --gpus all --network host vllm/vllm-openai:v0.8.5 --model Qwen/Qwen2.5-72B-Instruct --tensor-parallel-size 4 --pipeline-parallel-size 2 --port 8000'", output: '[rank5]:[E ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=3, OpType=RECV, Timeout(ms)=600000) ran for 600021 milliseconds before timing out.\n', exit: 1 }],
+    },
+    {
+      role: 'assistant', text: 'The cross-node receive hung. Trying the AWQ checkpoint on gpu-a alone.',
+      calls: [{ command: "ssh ubuntu@gpu-a 'docker run -d --name q --gpus all -p 8000:8000 vllm/vllm-openai:v0.8.5 --model Qwen/Qwen2.5-72B-Instruct-AWQ --tensor-parallel-size 4 --port 8000'", output: 'f00d\n' }],
+    },
+    { role: 'assistant', text: 'Health.', calls: [{ command: "ssh ubuntu@gpu-a 'sleep 90; curl -s -o /dev/null -w \"%{http_code}\" localhost:8000/health'", output: '200' }] },
+    { role: 'assistant', text: 'It serves, at 16.4 tok/s single stream.' },
+    { role: 'assistant', text: 'Nothing meets the bar yet.\n\nOptions I haven\'t tried:\n- Qwen2.5-32B-Instruct in bf16 on one node (TP4, 64 GB).\n- Retry the two-node layout once the firewall opens.' },
+  ],
+};
+
+const SPLIT_GGUF: SyntheticSession = {
+  id: 'syn-split-gguf',
+  title: 'a split Q8_0 GGUF runs out of memory, the Q4_K_M serves',
+  steps: [
+    { role: 'user', text: 'Serve Llama-3.3-70B-Instruct as a GGUF with llama-server on gh1 (ops@gh1), port 8080.' },
+    {
+      role: 'assistant', text: 'Starting the Q8_0 split.',
+      calls: [{ command: "ssh ops@gh1 '~/llama.cpp/build/bin/llama-server -m ~/models/Llama-3.3-70B-Instruct-Q8_0-00001-of-00002.gguf -ngl 99 --port 8080'", output: 'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 71000.00 MiB on device 0: cudaMalloc failed: out of memory\nllama_model_load: error loading model: unable to allocate CUDA0 buffer\n', exit: 1 }],
+    },
+    {
+      role: 'assistant', text: 'Too big for the card: the Q4_K_M instead.',
+      calls: [{ command: "ssh ops@gh1 'nohup ~/llama.cpp/build/bin/llama-server -m ~/models/Llama-3.3-70B-Instruct-Q4_K_M.gguf -ngl 99 --port 8080 > ~/server.log 2>&1 &'", output: '' }],
+    },
+    { role: 'assistant', text: 'Health.', calls: [{ command: "ssh ops@gh1 'sleep 60; curl -s localhost:8080/health'", output: '{"status":"ok"}' }] },
+    { role: 'assistant', text: 'llama-server serves the Q4_K_M on port 8080.' },
+  ],
+};
+
+const trees = syntheticTrees([COMPILE_OOM, ENGINE_IN_IMAGE, NODES_THEN_AWQ, SPLIT_GGUF], 'retrace-tenth-round-');
+
+describe('the tenth round', () => {
+  it('gives a kernel log read after a compile to the compile, not to the server the same command asked about', () => {
+    const ollama = trees.tree('syn-compile-oom')?.candidates.find((c) => c.framework === 'ollama');
+    expect(ollama?.verdict).toBe('rejected');
+    expect(ollama?.reason).toMatch(/slow/);
+    expect(ollama?.reason).not.toMatch(/OOM killer/);
+  });
+
+  it('reads a summary bullet about another candidate as judging that one, not the one that served', () => {
+    expect(trees.candidate('syn-compile-oom', 'dustynv/mlc:0.1.4-r36.4.0')?.verdict).toBe('accepted');
+  });
+
+  it('makes a rebuild in the image after an engine build ran out of memory an approach, with the error token as its reason', () => {
+    const approaches = trees.tree('syn-engine-in-image')?.candidates.filter((c) => c.kind === 'approach') ?? [];
+    expect(approaches.map((c) => c.verdict)).toEqual(['rejected', 'accepted']);
+    expect(approaches[0]?.reason).toMatch(/OutOfMemory/);
+    expect(trees.candidate('syn-engine-in-image', 'nvcr.io/nvidia/tensorrt-llm/release:0.18.2')?.verdict).toBe('accepted');
+  });
+
+  it('tells each failed way in the reason of a candidate whose every approach failed', () => {
+    const image = trees.candidate('syn-nodes-then-awq', 'vllm/vllm-openai:v0.8.5');
+    expect(image?.verdict).toBe('rejected');
+    expect(image?.reason).toMatch(/NCCL/);
+    expect(image?.reason).toMatch(/slow/);
+  });
+
+  it('names the one-node way by its other weights, and keeps a model of another size proposed in prose as a lead', () => {
+    const names = trees.names('syn-nodes-then-awq');
+    expect(names).toContain('Qwen/Qwen2.5-72B-Instruct-AWQ rejected');
+    expect(names).toContain('Qwen2.5-32B-Instruct untested');
+    expect(names).not.toContain('single node untested');
+  });
+
+  it('names split GGUF weights by the whole file, not its first part', () => {
+    expect(trees.names('syn-split-gguf')).toContain('Llama-3.3-70B-Instruct-Q8_0.gguf rejected');
+  });
+});
