@@ -28,7 +28,9 @@ const SETS: { set: string; name: string; note?: string; mark: string }[] = [
   { set: 'fresh-7', name: 'fresh blind 7', note: 'never read by a rule writer', mark: '⁷' },
   { set: 'fresh-8', name: 'fresh blind 8', note: 'never read by a rule writer', mark: '⁸' },
   { set: 'fresh-9', name: 'fresh 9', note: 'read since', mark: '⁹' },
-  { set: 'fresh-10', name: 'fresh blind 10', note: 'never read by a rule writer', mark: '¹⁰' },
+  { set: 'fresh-10', name: 'fresh 10', note: 'read since', mark: '¹⁰' },
+  { set: 'fresh-11', name: 'fresh blind 11', note: 'never read by a rule writer', mark: '¹¹' },
+  { set: 'fresh-12', name: 'fresh blind 12', note: 'never read by a rule writer', mark: '¹²' },
   { set: 'real-deploy', name: 'real, asked to deploy', note: 'labelled blind', mark: '' },
   { set: 'real', name: 'real, deploy nothing', mark: '' },
 ];
