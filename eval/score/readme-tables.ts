@@ -26,7 +26,7 @@ const SETS: { set: string; name: string; note?: string; mark: string }[] = [
   { set: 'fresh-5', name: 'fresh blind 5', note: 'never read by a rule writer', mark: '⁵' },
   { set: 'fresh-6', name: 'fresh blind 6', note: 'never read by a rule writer', mark: '⁶' },
   { set: 'fresh-7', name: 'fresh blind 7', note: 'never read by a rule writer', mark: '⁷' },
-  { set: 'fresh-8', name: 'fresh blind 8', note: 'never read by a rule writer', mark: '⁸' },
+  { set: 'fresh-8', name: 'fresh 8', note: 'read since', mark: '⁸' },
   { set: 'fresh-9', name: 'fresh 9', note: 'read since', mark: '⁹' },
   { set: 'fresh-10', name: 'fresh 10', note: 'read since', mark: '¹⁰' },
   { set: 'fresh-11', name: 'fresh blind 11', note: 'never read by a rule writer', mark: '¹¹' },

@@ -10,7 +10,10 @@ import { syntheticTrees } from './helpers/synthetic-trees.js';
  * - a build step run in an image (`docker run --rm IMAGE trtllm-build …`) is a build, so a rebuild after it failed is an approach;
  * - a candidate whose every approach failed gives each one's failure as its reason;
  * - other weights name the way they were run on one node; a model of another size proposed in prose is a lead;
- * - the first part of a split GGUF names the whole weights.
+ * - the first part of a split GGUF names the whole weights;
+ * - a call the user refused ran nothing; a benchmark's rate judges the build it ran; a failed launch listens on nothing
+ *   once another followed it; a model checked through a proxy is the one behind it; a stack named as what another is
+ *   made of is no lead; a version said of a proposed image is that image; a path served under a name is those weights.
  */
 const COMPILE_OOM: SyntheticSession = {
   id: 'syn-compile-oom',
@@ -134,5 +137,84 @@ describe('the tenth round', () => {
 
   it('names split GGUF weights by the whole file, not its first part', () => {
     expect(trees.names('syn-split-gguf')).toContain('Llama-3.3-70B-Instruct-Q8_0.gguf rejected');
+  });
+});
+
+const REFUSED_THEN_BENCH: SyntheticSession = {
+  id: 'syn-refused-then-bench',
+  title: 'a refused pull, Ollama too slow, a llama.cpp build benchmarked too slow',
+  steps: [
+    { role: 'user', text: 'Put llama 3.3 70b on cpu1 (piotr@cpu1) with ollama. It needs at least 8 tok/s.' },
+    { role: 'assistant', text: 'Pulling the fp16 tag.', calls: [{ command: "ssh piotr@cpu1 'ollama pull llama3.3:70b-instruct-fp16'", output: "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.", exit: 1 }] },
+    { role: 'user', text: 'no, the normal q4 tag' },
+    { role: 'assistant', text: 'The default tag.', calls: [{ command: "ssh piotr@cpu1 'ollama pull llama3.3:70b && ollama run llama3.3:70b --verbose hello 2>&1 | tail -1'", output: 'success\neval rate:            1.12 tokens/s\n' }] },
+    { role: 'assistant', text: 'Ollama does 1.12 tok/s, far below 8. Building llama.cpp natively.', calls: [{ command: "ssh piotr@cpu1 'git clone https://github.com/ggml-org/llama.cpp ~/llama.cpp && cd ~/llama.cpp && cmake -B build -DGGML_NATIVE=ON && cmake --build build -j 64'", output: '[100%] Built target llama-server\n' }] },
+    { role: 'assistant', text: 'Benchmarking.', calls: [{ command: "ssh piotr@cpu1 '~/llama.cpp/build/bin/llama-bench -m ~/models/llama-3.3-70b-q4_k_m.gguf -t 64'", output: '| llama 70B Q4_K - Medium | 39.59 GiB | 70.55 B | CPU | 64 | tg128 | 1.71 ± 0.03 |\n' }] },
+    { role: 'assistant', text: 'Best case is 1.7 tok/s: all of them are too slow for the 8 tok/s floor, and the tuned llama.cpp only buys ~50% over Ollama.' },
+  ],
+};
+
+const COMPOSE_THEN_NATIVE: SyntheticSession = {
+  id: 'syn-compose-then-native',
+  title: 'a compose launch that cannot get a GPU, then the server run natively answers on the same port',
+  steps: [
+    { role: 'user', text: 'Set up tabbyAPI on this box (a 7900 XTX) for Qwen2.5-Coder-32B exl2, port 5000.' },
+    { role: 'assistant', text: 'Cloning and reading its compose file.', calls: [{ command: 'git clone https://github.com/theroyallab/tabbyAPI ~/tabbyAPI && cat ~/tabbyAPI/docker-compose.yml', output: 'services:\n  tabbyapi:\n    image: ghcr.io/theroyallab/tabbyapi:latest\n    ports:\n      - "5000:5000"\n    deploy:\n      resources:\n        reservations:\n          devices:\n            - driver: nvidia\n              count: all\n              capabilities: [gpu]\n' }] },
+    { role: 'assistant', text: 'Starting with compose.', calls: [{ command: 'cd ~/tabbyAPI && docker compose up -d', output: 'Error response from daemon: could not select device driver "nvidia" with capabilities: [[gpu]]', exit: 1 }] },
+    { role: 'assistant', text: 'The compose file is CUDA-only. Running it natively with ROCm torch.', calls: [{ command: 'cd ~/tabbyAPI && docker compose down && python -m venv venv && ./venv/bin/pip install -U .[amd]', output: 'Successfully installed tabbyAPI-0.0.1' }] },
+    { role: 'assistant', text: 'Starting.', calls: [{ command: 'cd ~/tabbyAPI && nohup ./venv/bin/python main.py > ~/tabby.log 2>&1 &', output: '' }] },
+    { role: 'assistant', text: 'Health.', calls: [{ command: "sleep 30; curl -s -o /dev/null -w '%{http_code}' localhost:5000/health", output: '200' }] },
+    { role: 'assistant', text: 'tabbyAPI answers on port 5000.' },
+  ],
+};
+
+const THROUGH_PROXY: SyntheticSession = {
+  id: 'syn-through-proxy',
+  title: 'an Ollama model checked through the reverse proxy in front of it',
+  steps: [
+    { role: 'user', text: 'Serve llama3.3:70b with ollama on the mac (jo@mac1), through caddy (root@proxy1) as https://llm.lab.internal.' },
+    { role: 'assistant', text: 'Pulling and trying it.', calls: [{ command: "ssh jo@mac1 'ollama pull llama3.3:70b && ollama run llama3.3:70b hello'", output: 'success\nHello!' }] },
+    { role: 'assistant', text: 'Through the proxy.', calls: [{ command: 'curl -s -u team:x https://llm.lab.internal/v1/chat/completions -d \'{"model":"llama3.3:70b","messages":[{"role":"user","content":"hi"}]}\'', output: '{"choices":[{"message":{"content":"Hello team!"}}]}' }] },
+    { role: 'assistant', text: 'It answers through Caddy. Later, running the 4-bit MLX build with `mlx_lm.server` could be faster than llama.cpp-based Ollama on Apple silicon.' },
+  ],
+};
+
+const SERVED_NAME: SyntheticSession = {
+  id: 'syn-served-name',
+  title: 'one weights folder launched with and without a served name',
+  steps: [
+    { role: 'user', text: 'Put Qwen/Qwen2.5-32B-Instruct-AWQ up with sglang on gpu9 (root@gpu9), tp 2, port 30000.' },
+    { role: 'assistant', text: 'Starting.', calls: [{ command: "ssh root@gpu9 'docker run -d --name sg --gpus all -p 30000:30000 -v /models:/models lmsysorg/sglang:v0.4.6.post5-cu124 python3 -m sglang.launch_server --model-path /models/Qwen2.5-32B-Instruct-AWQ --served-model-name qwen2.5-32b --tp 2 --port 30000'", output: 'abc' }] },
+    { role: 'assistant', text: 'It died; running in the foreground with NCCL debug output.', calls: [{ command: "ssh root@gpu9 'docker rm -f sg; docker run --rm --gpus all -e NCCL_DEBUG=INFO -v /models:/models lmsysorg/sglang:v0.4.6.post5-cu124 python3 -m sglang.launch_server --model-path /models/Qwen2.5-32B-Instruct-AWQ --tp 2 --port 30000'", output: 'NCCL WARN Error while creating shared memory segment /dev/shm/nccl-Xp0bqE (size 9637888)\n', exit: 1 }] },
+    { role: 'assistant', text: 'A bigger /dev/shm.', calls: [{ command: "ssh root@gpu9 'docker run -d --name sg --gpus all --shm-size 16g -p 30000:30000 -v /models:/models lmsysorg/sglang:v0.4.6.post5-cu124 python3 -m sglang.launch_server --model-path /models/Qwen2.5-32B-Instruct-AWQ --served-model-name qwen2.5-32b --tp 2 --port 30000'", output: 'def' }] },
+    { role: 'assistant', text: 'Health.', calls: [{ command: "ssh root@gpu9 'sleep 60; curl -s -o /dev/null -w %{http_code} localhost:30000/health'", output: '200' }] },
+    { role: 'assistant', text: 'Serving. If you ever want another stack, vllm/vllm-openai:v0.8.5 could also serve it; vLLM 0.8.5 has the AWQ Marlin kernels.' },
+  ],
+};
+
+const MORE = syntheticTrees([REFUSED_THEN_BENCH, COMPOSE_THEN_NATIVE, THROUGH_PROXY, SERVED_NAME], 'retrace-tenth-round-more-');
+
+describe('the tenth round, second part', () => {
+  it('tries nothing with a call the user refused, and judges a benchmarked build by its rate', () => {
+    const names = MORE.names('syn-refused-then-bench');
+    expect(names.some((n) => n.includes('fp16'))).toBe(false);
+    expect(names).toContain('ollama llama3.3:70b rejected');
+    expect(names).toContain('ggml-org/llama.cpp rejected');
+  });
+
+  it('gives a health check on the port of a failed compose launch to the server launched after it', () => {
+    const tree = MORE.tree('syn-compose-then-native');
+    const accepted = tree?.candidates.filter((c) => c.verdict === 'accepted') ?? [];
+    expect(accepted.map((c) => c.kind)).toEqual(['framework']);
+  });
+
+  it('keeps one model checked through a proxy, and reads no lead from "llama.cpp-based"', () => {
+    expect(MORE.names('syn-through-proxy')).toEqual(['llama3.3:70b accepted', 'mlx_lm.server untested']);
+  });
+
+  it('makes no approaches of one weights folder launched with and without its served name, and one lead of an image and its version', () => {
+    const names = MORE.names('syn-served-name');
+    expect(names.filter((n) => n.endsWith(' untested'))).toEqual(['vllm/vllm-openai:v0.8.5 untested']);
+    expect(MORE.tree('syn-served-name')?.candidates.filter((c) => c.kind === 'approach')).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { ownString } from '../../core/own-string.js';
 import { commandText, flattenCommands, numberCommands, parseTopCommandLine, type CommandRow, type ParsedCommand } from '../shell/index.js';
 import { SessionState } from './session-state.js';
 import { classifyCommands, classifyTool } from './classify-call.js';
+import { refusedByUser } from './refused.js';
 import { ContainerMap } from './containers.js';
 import { extractFacts, type VersionFact } from './facts.js';
 import { fallbackEchoes, ownOutput, type FallbackEcho } from './fallbacks.js';
@@ -150,6 +151,8 @@ export class SessionClassifier {
       if (match) this.emit(call, match, { host: null, user: null, container: null, image: null }, { commandSeq: null, command: match.subject ?? call.tool, ownsExit: true, background: false });
       return;
     }
+    // A command the user refused to run did nothing: no step of a candidate, no pull tried.
+    if (refusedByUser(call.output)) return;
     const parsed = parseTopCommandLine(call.command);
     const seqOf = numberCommands(parsed);
     // Added to the row, not spread into a copy: V8 gave each spread copy a hidden class of its own (~0.5 KB a command).

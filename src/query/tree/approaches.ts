@@ -51,7 +51,10 @@ function servedModel(action: TreeAction): string | null {
  * `Llama-3.3-70B-Instruct`) is the same weights under a shorter served name.
  */
 function modelsVary(actions: readonly TreeAction[]): boolean {
-  const all = [...new Set(actions.filter((a) => a.kind === 'serve' || a.rule === 'framework-probe').map(servedModel).filter((m): m is string => m !== null))];
+  const launches = actions.filter((a) => a.kind === 'serve' || a.rule === 'framework-probe');
+  // A path served under a name elsewhere (`--model-path /models/X --served-model-name x`) is those weights, named.
+  const servedAs = (m: string): boolean => /^[~/]/.test(m) && launches.some((a) => servedModel(a) !== m && a.command.includes(m));
+  const all = [...new Set(launches.map(servedModel).filter((m): m is string => m !== null && !servedAs(m)))];
   const shorter = (m: string): boolean => all.some((other) => other !== m && stem(other) !== stem(m) && sameWeightsShorter(stem(m), stem(other)));
   // One file or folder reached by two paths (`~/models/x.gguf`, `/home/me/models/x.gguf`) is one weights.
   const models = all.filter((m) => !shorter(m)).filter((m, i, kept) => kept.findIndex((o) => weightsName(o).toLowerCase() === weightsName(m).toLowerCase()) === i);

@@ -157,7 +157,10 @@ function untestedLeads(input: TreeInput, tried: readonly NamedTried[], all: read
   // "trtllm-serve's PyTorch backend" beside `--backend pytorch` in the same message is that option.
   const optionOfBackend = (lead: Lead): boolean => lead.kind === 'framework' && (lead.descriptive?.length ?? 0) === 1 && leads.some((other) => other !== lead && other.kind === 'approach'
     && other.name.toLowerCase().endsWith(` ${(lead.descriptive as string[])[0]?.toLowerCase() ?? ''}`) && other.mentions.some((m) => lead.mentions.some((n) => n.ordinal === m.ordinal)));
-  return leads.filter((lead) => !described(lead) && !optionOfBackend(lead)).filter((lead, index, kept) => !lead.generic || (
+  // "vLLM 0.8.5" beside `vllm/vllm-openai:v0.8.5` in the same session is that image, said by its version.
+  const versionOfImage = (lead: Lead): boolean => lead.kind === 'framework' && Boolean(lead.version) && leads.some((other) => other !== lead
+    && other.kind === 'image' && other.framework === lead.framework && versionIn(other.name) === lead.version);
+  return leads.filter((lead) => !described(lead) && !optionOfBackend(lead) && !versionOfImage(lead)).filter((lead, index, kept) => !lead.generic || (
     !kept.some((other) => other !== lead && !other.generic && other.framework === lead.framework)
     && !kept.slice(0, index).some((other) => other.generic && other.framework === lead.framework)));
 }

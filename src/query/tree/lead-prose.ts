@@ -34,6 +34,7 @@ const OPTION = /^(--[a-z][\w-]*(?:[ =][\w.:/-]+)?|[A-Z][A-Z0-9_]{2,}=[\w.:/-]+)$
 const LAYOUT = /\b(TP|PP|tensor[- ]parallel(?:ism)?|pipeline[- ]parallel(?:ism)?)\s*(?:=|of|size)?\s*(\d+)\b/gi;
 const ONE_NODE = /\b(?:a |one |single )(?:[\w×.-]+ ){0,2}node\b(?! each)/i;
 const FROM_SOURCE = /\b(?:build(?:ing)?|compil(?:e|ing))\b[^.;]{0,60}?\bfrom source\b|\bsource build\b/i;
+const DESCRIBES_ANOTHER = /-(?:based|style|like|compatible|powered|backed|derived)$/i;
 const VERSION = /^v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\+?$/;
 
 /** A word without its quotes, brackets and punctuation, and without a possessive ("vLLM's CPU backend" names vLLM). */
@@ -84,7 +85,8 @@ function clauseLeads(clause: string, context: Framework | null, own: Framework |
   const found: ProseLead[] = [];
   const backticked = [...clause.matchAll(/`([^`\n]+)`/g)].map((m) => (m[1] as string).trim());
   const words = clause.replace(/`/g, ' ').split(/\s+/).map(clean).filter(Boolean);
-  const mentioned = words.map((w) => ({ word: w, framework: servingFramework(w) })).filter((m) => m.framework !== null);
+  // "llama.cpp-based Ollama", "vLLM-style batching": a stack named as what another is made of or like, not proposed.
+  const mentioned = words.filter((w) => !DESCRIBES_ANOTHER.test(w)).map((w) => ({ word: w, framework: servingFramework(w) })).filter((m) => m.framework !== null);
   const framework = mentioned[0]?.framework ?? context;
   // The stack a clause names in words, not inside an option (`OLLAMA_KV_CACHE_TYPE=q8_0` names no other stack).
   const stack = mentioned.find((m) => !/=|^-/.test(m.word))?.framework ?? null;

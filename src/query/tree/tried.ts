@@ -37,6 +37,8 @@ interface Serving {
   candidate: TriedCandidate;
   /** The file the launch wrote its log to. */
   logFile: string | null;
+  /** The launch failed (`docker compose up` refused): it listens on nothing once something else was launched after it. */
+  failed: boolean;
 }
 
 /** Two spellings of one file: `~/vllm.log` and `/home/me/vllm.log`, or a relative `vllm.log` read in the launch's directory. */
@@ -129,7 +131,7 @@ class Collector {
     if (action.image && action.service && (action.kind === 'serve' || action.kind === 'cluster')) this.containers.set(action.service, owner);
     // A sidecar container (a proxy, a chat UI: a service's image) serves no model: a check through it reaches the server behind it.
     const sidecar = action.image !== null && frameworkById(action.framework)?.kind === 'service';
-    if (action.kind === 'serve' && !sidecar) this.serving.push({ host: action.dockerHost ?? action.host, port: action.port, candidate: owner, logFile: action.logFile ?? null });
+    if (action.kind === 'serve' && !sidecar) this.serving.push({ host: action.dockerHost ?? action.host, port: action.port, candidate: owner, logFile: action.logFile ?? null, failed: action.outcome === 'failed' });
     if (RAN_KINDS.has(action.kind) && !sidecar) this.lastRun.set(action.dockerHost ?? action.host ?? '', owner);
   }
 
@@ -157,14 +159,18 @@ class Collector {
     const host = action.targetHost ?? action.host;
     const matches = this.serving.filter((s) => s.host === host && (s.port === action.port || s.port === null || action.port === null));
     // A check that names no port matches no launch exactly: the last server on the host is the one it reached.
-    const exact = action.port === null ? [] : matches.filter((s) => s.port === action.port);
-    const target = (exact.length > 0 ? exact : matches.length > 0 ? matches : this.behindProxy(action)).at(-1)?.candidate;
+    // A launch on that port that failed listens on nothing when another launch on the host came after it (of no known port).
+    const superseded = (s: Serving): boolean => s.failed && matches.indexOf(s) < matches.length - 1;
+    const exact = action.port === null ? [] : matches.filter((s) => s.port === action.port && !superseded(s));
+    const reached = (exact.length > 0 ? exact : matches.length > 0 ? matches : this.behindProxy(action)).at(-1);
+    const target = reached?.candidate;
     // A request to a runtime whose candidates are its models (`"model":"llama3.1-32k"` to Ollama's API) tries that model,
     // on a server started in the session or one already running.
     const runtime = modelRuntime(action);
     const model = runtime ? requestedModel(action.command) : null;
     if (runtime && model && (!target || target.key.startsWith('model:'))) {
-      this.modelCandidate(runtime.id, this.derived.get(model) ?? model, host ?? '').actions.push(action);
+      // Through a proxy (`https://llm.lab.internal`), the model is the one on the host behind it, not a second one on the proxy.
+      this.modelCandidate(runtime.id, this.derived.get(model) ?? model, (reached ? reached.host : host) ?? '').actions.push(action);
       return;
     }
     target?.actions.push(action);

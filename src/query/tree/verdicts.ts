@@ -172,13 +172,14 @@ export function slowJudgements(messages: readonly TreeMessage[]): number[] {
 }
 
 /**
- * A candidate that served but was judged too slow: the assistant's next words after its last
+ * A candidate that served (or ran the model in a benchmark) but was judged too slow: the assistant's next words after its last
  * evidence say so ("far below your 20", "too slow for 16 H100s"), or they give its throughput and
  * the session then moves on to another candidate. Read in the next few assistant messages before
  * the session moves on.
  */
 function tooSlow(actions: readonly TreeAction[], messages: readonly TreeMessage[], movedOnAt: number | null, names: readonly string[], others: readonly string[]): { ordinal: number; sentence: string } | null {
-  const served = actions.some((a) => (a.kind === 'serve' && a.outcome !== 'failed') || isHealthy(a));
+  // A benchmark of the model (`llama-bench`) ran it as surely as a server did: its rate is judged the same way.
+  const served = actions.some((a) => (a.kind === 'serve' && a.outcome !== 'failed') || isHealthy(a) || (a.rule === 'framework-probe' && a.outcome === 'positive'));
   const last = actions.at(-1);
   if (!served || !last) return null;
   const after = messages.filter((m) => m.role === 'assistant' && m.ordinal > last.messageOrdinal && (m.text.trim() || m.reasoning.trim()) && (movedOnAt === null || m.ordinal <= movedOnAt)).slice(0, 3);
