@@ -23,7 +23,7 @@ const SETS: { set: string; name: string; note?: string; mark: string }[] = [
   { set: 'fresh-2', name: 'fresh 2', note: 'read since', mark: '‡' },
   { set: 'fresh-3', name: 'fresh 3', note: 'read since', mark: '§' },
   { set: 'fresh-4', name: 'fresh 4', note: 'read since', mark: '¶' },
-  { set: 'fresh-5', name: 'fresh blind 5', note: 'never read by a rule writer', mark: '⁵' },
+  { set: 'fresh-5', name: 'fresh 5', note: 'read since', mark: '⁵' },
   { set: 'fresh-6', name: 'fresh blind 6', note: 'never read by a rule writer', mark: '⁶' },
   { set: 'fresh-7', name: 'fresh blind 7', note: 'never read by a rule writer', mark: '⁷' },
   { set: 'fresh-8', name: 'fresh 8', note: 'read since', mark: '⁸' },

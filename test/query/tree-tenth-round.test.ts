@@ -218,3 +218,78 @@ describe('the tenth round, second part', () => {
     expect(MORE.tree('syn-served-name')?.candidates.filter((c) => c.kind === 'approach')).toEqual([]);
   });
 });
+
+const BUILT_IN_PLACE: SyntheticSession = {
+  id: 'syn-built-in-place',
+  title: 'a server built in its checkout (mistral.rs with cargo), launched from target/release',
+  steps: [
+    { role: 'user', text: 'On ws9 (arjun@ws9) I cloned mistral.rs to ~/src/mistral.rs. Build it with cuda and get Qwen/Qwen3-14B running, openai api. If this turns into a rabbit hole I\'ll just go back to llama.cpp.' },
+    { role: 'assistant', text: 'Building.', calls: [{ command: "ssh arjun@ws9 'cd ~/src/mistral.rs && cargo build --release --features cuda 2>&1 | tail -2'", output: '    Finished `release` profile [optimized] target(s) in 9m 12s\n' }] },
+    { role: 'assistant', text: 'Starting the server.', calls: [{ command: "ssh arjun@ws9 'cd ~/src/mistral.rs && (nohup ./target/release/mistralrs-server --port 8091 --isq 4 plain -m Qwen/Qwen3-14B > ~/m.log 2>&1 &); sleep 60; tail -2 ~/m.log'", output: 'INFO mistralrs_server: Serving on http://0.0.0.0:8091.\n' }] },
+    { role: 'assistant', text: 'Checking.', calls: [{ command: "ssh arjun@ws9 'curl -s -o /dev/null -w %{http_code} localhost:8091/v1/models'", output: '200' }] },
+    { role: 'assistant', text: 'mistral.rs serves Qwen3-14B on port 8091.' },
+  ],
+};
+
+const PASTED_THEN_ASKED: SyntheticSession = {
+  id: 'syn-pasted-then-asked',
+  title: 'a log pasted alone in a fence, then the request; a script the session read, then ran',
+  steps: [
+    { role: 'user', text: '```\nI0711 16:48:20.331455 1 pb_stub.cc:366] "Failed to initialize Python stub: ValueError: The model\'s max seq len (131072) is larger than the maximum number of tokens that can be stored in KV cache (27632)."\nE0711 16:48:20.880136 1 model_lifecycle.cc:654] "failed to load \'llama31\' version 1"\n```' },
+    { role: 'assistant', text: 'That is the vLLM backend refusing to start llama31. What should I do with it?' },
+    { role: 'user', text: 'get the Triton model llama31 loading with the full 128k context on inf1 (sofia@inf1), two A10s there. The run script is ~/run-triton.sh.' },
+    { role: 'assistant', text: 'Reading the model config and the run script.', calls: [
+      { command: 'cat model_repository/llama31/1/model.json', output: '{\n    "model": "meta-llama/Llama-3.1-8B-Instruct",\n    "gpu_memory_utilization": 0.9,\n    "tensor_parallel_size": 1,\n    "max_model_len": 131072\n}\n' },
+      { command: "ssh sofia@inf1 'ls -la /srv/triton; cat ~/run-triton.sh'", output: 'total 12\ndrwxr-xr-x 3 sofia sofia 4096 Jul 10 11:20 model_repository\n#!/bin/sh\ndocker rm -f triton 2>/dev/null\ndocker run -d --name triton --gpus all -p 8000:8000 -v /srv/triton/model_repository:/models \\\n  nvcr.io/nvidia/tritonserver:25.01-vllm-python-py3 \\\n  tritonserver --model-repository=/models\n' },
+    ] },
+    { role: 'assistant', text: 'Starting it as it is.', calls: [{ command: "rsync -av model_repository/ sofia@inf1:/srv/triton/model_repository/ && ssh sofia@inf1 'sh ~/run-triton.sh && sleep 90; docker logs triton 2>&1 | tail -2'", output: 'ValueError: The model\'s max seq len (131072) is larger than the maximum number of tokens that can be stored in KV cache (27632). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\n' }] },
+    { role: 'assistant', text: 'One A10 cannot hold it: tensor_parallel_size 2 across both.', calls: [{ command: `sed -i 's/"tensor_parallel_size": 1/"tensor_parallel_size": 2/' model_repository/llama31/1/model.json && rsync -av model_repository/ sofia@inf1:/srv/triton/model_repository/ && ssh sofia@inf1 'sh ~/run-triton.sh && sleep 90; docker logs triton 2>&1 | tail -1'`, output: 'I0713 08:13:58.951488 1 http_server.cc:4729] "Started HTTPService at 0.0.0.0:8000"\n' }] },
+    { role: 'assistant', text: 'Ready?', calls: [{ command: "ssh sofia@inf1 'curl -s -o /dev/null -w %{http_code} localhost:8000/v2/health/ready'", output: '200' }] },
+    { role: 'assistant', text: 'llama31 loads with the full context over both A10s.' },
+  ],
+};
+
+const THIRD = syntheticTrees([BUILT_IN_PLACE, PASTED_THEN_ASKED], 'retrace-tenth-round-third-');
+
+describe('the tenth round, third part', () => {
+  it('takes a server built in its own checkout for a candidate named by its folder, and a fallback the user names for a lead', () => {
+    expect(THIRD.names('syn-built-in-place')).toEqual(['mistral.rs accepted', 'llama.cpp untested']);
+  });
+
+  it('reads the request after a log pasted alone in a fence as the goal', () => {
+    expect(THIRD.tree('syn-pasted-then-asked')?.goal).toMatch(/^get the Triton model llama31/);
+  });
+
+  it('runs the commands of a script the session read, and tells launches apart by the model.json they read', () => {
+    expect(THIRD.names('syn-pasted-then-asked')).toEqual([
+      'nvcr.io/nvidia/tritonserver:25.01-vllm-python-py3 accepted',
+      'tensor_parallel_size 1 rejected',
+      'tensor_parallel_size 2 accepted',
+    ]);
+  });
+});
+
+const SCRIPT_WITH_VARIABLES: SyntheticSession = {
+  id: 'syn-script-variables',
+  title: 'a deploy script with variables, checked with bash -n, then run; a venv only listed on the head node',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-72B-Instruct with vLLM on gpu-a (mei@gpu-a), port 8000, using a deploy script.' },
+    { role: 'assistant', text: 'What is in the venv there?', calls: [{ command: "ssh mei@gpu-a '~/vllm-env/bin/pip show vllm'", output: 'Name: vllm\nVersion: 0.8.5\n' }] },
+    { role: 'assistant', text: 'Writing the script.', calls: [{ command: "cat deploy/run.sh", output: '#!/usr/bin/env bash\nset -euo pipefail\nIMAGE=vllm/vllm-openai:v0.8.5\nssh mei@gpu-a "docker rm -f v >/dev/null 2>&1 || true; docker run -d --name v --gpus all -p 8000:8000 $IMAGE --model Qwen/Qwen2.5-72B-Instruct --tensor-parallel-size 4"\n' }] },
+    { role: 'assistant', text: 'Syntax check, then run.', calls: [
+      { command: 'bash -n deploy/run.sh && echo ok', output: 'ok\n' },
+      { command: 'bash deploy/run.sh', output: 'c0ffee\n' },
+    ] },
+    { role: 'assistant', text: 'Health.', calls: [{ command: "ssh mei@gpu-a 'sleep 120; curl -s -o /dev/null -w %{http_code} localhost:8000/health'", output: '200' }] },
+    { role: 'assistant', text: 'Serving.' },
+  ],
+};
+
+const FOURTH = syntheticTrees([SCRIPT_WITH_VARIABLES], 'retrace-tenth-round-fourth-');
+
+describe('the tenth round, fourth part', () => {
+  it('puts a script\'s variables into the commands it runs, runs nothing for bash -n, and tries nothing only listed in a venv', () => {
+    expect(FOURTH.names('syn-script-variables')).toEqual(['vllm/vllm-openai:v0.8.5 accepted']);
+    expect(FOURTH.tree('syn-script-variables')?.candidates[0]?.evidence.filter((e) => e.kind === 'serve')).toHaveLength(1);
+  });
+});

@@ -65,6 +65,23 @@ function startedUnits(command: ParsedCommand): string[] {
   return args.slice(1);
 }
 
+/** The script a command runs: `sh FILE`, `bash FILE`, `./FILE.sh`, `~/bin/x.sh` (not `bash -c …`, nor `bash -n FILE`, which only checks it). */
+function scriptRun(command: ParsedCommand): string | null {
+  if (/^(?:sh|bash|zsh|dash)$/.test(command.program)) {
+    const file = command.argv.slice(1).find((a) => !a.startsWith('-'));
+    return file && !command.argv.slice(1).some((a) => /^-[a-z]*[cn]/.test(a)) ? file : null;
+  }
+  return /^(?:\.{0,2}\/|~\/)\S*\.sh$/.test(command.argv[0] ?? '') ? (command.argv[0] as string) : null;
+}
+
+/** A script's plain variables (`IMAGE=lmsysorg/sglang:v0.4.6`, at the start of a line) put in where it uses them (`$IMAGE`, `${IMAGE}`). */
+function withAssignments(body: string): string {
+  const values = new Map<string, string>();
+  for (const m of body.matchAll(/^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"$`]*)"|'([^']*)'|([^\s"'$`;&|]*))\s*$/gm)) values.set(m[1] as string, m[2] ?? m[3] ?? m[4] ?? '');
+  if (values.size === 0) return body;
+  return body.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced?: string, bare?: string) => values.get((braced ?? bare) as string) ?? whole);
+}
+
 export function classifyCommands(commands: readonly ParsedCommand[], tool: string, input = '{}', context: ClassifyContext | null = null): ClassifiedCommand[] {
   const found: ClassifiedCommand[] = [];
   let cwd: string | null = null;
@@ -89,6 +106,10 @@ export function classifyCommands(commands: readonly ParsedCommand[], tool: strin
       const started = context?.unitCommand(unit);
       if (started) for (const launched of parseCommandLine(started, command.place)) visit(launched);
     }
+    // So does running a script the session read or wrote (`sh ~/run-triton.sh`): its commands, as the script stood then.
+    const script = scriptRun(command);
+    const body = script ? context?.scriptText(script, cwd) : null;
+    if (body) for (const ran of parseCommandLine(withAssignments(body), command.place)) visit(ran);
   };
   for (const command of commands) visit(command);
   return found;

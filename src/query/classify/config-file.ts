@@ -19,11 +19,11 @@ export function flagOfKey(key: string, framework: Framework | null): string | nu
   return spellings.find((s) => known.includes(s)) ?? null;
 }
 
-/** The scalar `key: value` lines of a YAML file, the last of each key winning. */
+/** The scalar `key: value` lines of a YAML file (or `"key": value,` of a JSON one), the last of each key winning. */
 function scalarSettings(text: string): Map<string, string> {
   const settings = new Map<string, string>();
   for (const line of text.split('\n')) {
-    const m = /^\s*([A-Za-z][\w.-]*):[ \t]+([^#\n]*?)\s*(?:#.*)?$/.exec(line);
+    const m = /^\s*([A-Za-z][\w.-]*):[ \t]+([^#\n]*?)\s*(?:#.*)?$/.exec(line) ?? /^\s*"([A-Za-z][\w.-]*)"\s*:\s*("[^"]*"|[\w.+-]+)\s*,?\s*$/.exec(line);
     const value = m?.[2]?.replace(/^(["'])(.*)\1$/, '$2');
     if (!m || !value || /^[[{|>&*]/.test(value)) continue;
     settings.set(m[1] as string, value);
@@ -43,7 +43,9 @@ export function withConfigFile(match: RuleMatch, argv: readonly string[], cwd: s
   const options: string[] = [];
   for (const [key, value] of scalarSettings(text)) {
     const flag = flagOfKey(key, framework);
-    if (!flag || typed(flag)) continue;
+    // A container's launch carries its server's match, the file read in already: each setting once.
+    const read = (field: string | null | undefined): boolean => (field ?? '').split(/(?<=\S) (?=[A-Za-z][\w.-]*: )/).some((part) => part.startsWith(`${key}: `));
+    if (!flag || typed(flag) || read(match.config) || read(match.options)) continue;
     if (framework.modelOptions.includes(flag)) model ??= value;
     else if (framework.shapeOptions.some(([, names]) => names.includes(flag))) shape.push(`${key}: ${value}`);
     else options.push(`${key}: ${value}`);

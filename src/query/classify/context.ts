@@ -104,6 +104,14 @@ export class SessionContext implements ClassifyContext {
     return starts.at(-1) ?? null;
   }
 
+  scriptText(path: string, cwd: string | null): string | null {
+    const known = this.files.find((p) => pathMatches(p, path, false) || (cwd !== null && !/^[~/]/.test(path) && pathMatches(p, `${cwd}/${path}`, false)));
+    const text = known.at(-1)?.text ?? '';
+    // Only what follows its `#!` line: a script read with other commands' output before it is the script from there on.
+    const start = /^#!.*$/m.exec(text);
+    return start ? text.slice(start.index + start[0].length).replace(/\\\r?\n/g, ' ') : null;
+  }
+
   currentWorkloadImage(): string | null {
     return this.workloadImage;
   }

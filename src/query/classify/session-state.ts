@@ -19,7 +19,7 @@ import type { ActionRecord } from './session.js';
  */
 const ENV_ASSIGNMENT = /(?:^|[\s"'=;(])([A-Z][A-Z0-9_]*)=(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"';\\)]+))/g;
 const SHELL_READ = /^(?:cat|sed)$/;
-const FILE_LIKE = /(?:\.ya?ml|\.toml|\.json|\.conf|\.cfg|\.ini|\.env|Modelfile[\w.-]*)$/;
+const FILE_LIKE = /(?:\.ya?ml|\.toml|\.json|\.conf|\.cfg|\.ini|\.env|\.sh|Modelfile[\w.-]*)$/;
 
 function envShapeNames(): Map<string, string> {
   const names = new Map<string, string>();
@@ -66,7 +66,9 @@ export class SessionState {
     // `image:` lines and a Modelfile's FROM are still read from it).
     const reader = real.at(-1);
     const readsAlone = reader !== undefined && (real.length === 1 || !real.slice(0, -1).some((c) => SHELL_READ.test(c.program)));
-    if (reader && readsAlone && SHELL_READ.test(reader.program) && reader.pipelinePosition === 0 && reader.redirects.every((r) => !r.op.startsWith('>'))) {
+    // A script read last (`ls /srv; cat ~/run.sh`) is known from its `#!` line on, whatever the commands before it printed.
+    const readsScript = reader?.program === 'cat' && reader.argv.length === 2 && /\.sh$/.test(reader.argv[1] ?? '') && /^#!/m.test(output ?? '');
+    if (reader && (readsAlone || readsScript) && SHELL_READ.test(reader.program) && reader.pipelinePosition === 0 && reader.redirects.every((r) => !r.op.startsWith('>'))) {
       const files = reader.argv.slice(1).filter((a) => !a.startsWith('-') && FILE_LIKE.test(a));
       if (files.length === 1 && (reader.program === 'cat' || reader.argv.includes('-n'))) this.context.files.observeShellRead(files[0] as string, output);
     }
@@ -74,7 +76,13 @@ export class SessionState {
       const files = reader.argv.slice(2).filter((a) => !a.startsWith('-') && FILE_LIKE.test(a));
       if (files.length === 1 && reader.argv.some((a) => /^-[a-zA-Z]*n/.test(a))) this.context.files.observeGrepLines(files[0] as string, output);
     }
+    let cwd: string | null = null;
     for (const command of commands) {
+      if (command.program === 'cd' && command.argv[1]) cwd = command.argv[1];
+      // A checkout built in place (`cd ~/src/mistral.rs && cargo build --release`): its programs (`./target/release/mistralrs-server`)
+      // are that project's, as an installed package's are; the project is called by its folder.
+      const project = cwd ? builtProject(command, cwd) : null;
+      if (project) for (const name of new Set([project, project.replace(/\./g, '')])) this.context.packageInstalled(name, project);
       // A file written from a here-document (`sudo tee /etc/systemd/system/x.service <<EOF`, `cat > f <<EOF`) is known like one written with a tool.
       if (command.stdin !== null) {
         const target = command.program === 'tee' ? command.argv.slice(1).find((a) => !a.startsWith('-')) : command.program === 'cat' ? command.redirects.find((r) => r.op === '>' || r.op === '>>')?.target : undefined;
@@ -127,4 +135,15 @@ export class SessionState {
     // A call that rolls the workload and then reads its logs reads the new image's logs.
     if (action.rule === 'workload-inspect') action.image = this.context.currentWorkloadImage() ?? action.image;
   }
+}
+
+/** Build tools that build the project in the current folder. */
+const BUILDS_HERE: Readonly<Record<string, RegExp>> = { cargo: /^(?:build|install)$/, make: /^/, cmake: /^--build$/, go: /^build$/, ninja: /^/ };
+
+/** The folder name of the project a build command builds where it runs, or null. */
+function builtProject(command: ParsedCommand, cwd: string): string | null {
+  const verb = BUILDS_HERE[command.program];
+  if (!verb || !verb.test(command.argv[1] ?? '')) return null;
+  const name = cwd.replace(/\/+$/, '').split('/').at(-1) ?? '';
+  return /^[A-Za-z][\w.-]{2,}$/.test(name) && !/^(?:build|src|target|tmp|home)$/i.test(name) ? name : null;
 }

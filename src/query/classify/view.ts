@@ -44,6 +44,8 @@ export interface ClassifyContext {
   configFileText(names: readonly string[], cwd: string | null): string | null;
   /** The command a systemd unit the session wrote or read starts (its last `ExecStart=`), by unit name. */
   unitCommand(unit: string): string | null;
+  /** The commands of a shell script the session read or wrote (from its `#!` line on), by the path it is run by, or null. */
+  scriptText(path: string, cwd: string | null): string | null;
   /** The images the manifests at a path (`kubectl apply -f FILE` / `-k DIR`) run. */
   manifestImages(path: string, directory: boolean): string[];
   /** The image of the workload a `kubectl logs|describe` looks at (the one applied or set last). */

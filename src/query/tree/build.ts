@@ -42,7 +42,8 @@ function versionIn(name: string): string | null {
 /** Whether an option the assistant proposed was in fact run: it is in a command of a tried candidate. */
 function optionWasRun(lead: Lead, tried: readonly NamedTried[]): boolean {
   if (lead.kind !== 'approach' || !/^(?:--|[A-Z][A-Z0-9_]*=)/.test(lead.name)) return false;
-  const spellings = [lead.name, lead.name.replace(' ', '='), lead.name.replace(' ', ': ')];
+  // As a config file spells it too (`tensor_parallel_size: 2` in model.json for `--tensor_parallel_size 2`).
+  const spellings = [lead.name, lead.name.replace(' ', '='), lead.name.replace(' ', ': '), lead.name.replace(/^--/, '').replace(' ', ': ')];
   return tried.some((c) => c.actions.some((a) => spellings.some((s) => a.command.includes(s) || (a.config ?? '').includes(s))));
 }
 

@@ -34,7 +34,7 @@ const HOUSEKEEPING_COMMAND = /^\/(?:model|login|logout|resume|continue|context|u
 const COMMAND_NAME = /<command-name>\s*(\/?[\w:.-]+)\s*<\/command-name>/;
 const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
 const COMMIT_REQUEST = /^\s*(?:please\s+|now\s+|can you\s+|could you\s+)?(?:git\s+)?(?:commit|push|amend|stage|squash)\b|\bcommit (?:my|the|these|all|your) (?:changes|work|files)\b/i;
-const LOG_LINE = /^\s*(?:\[?\d{4}-\d\d-\d\d[T ]|\d\d:\d\d:\d\d|Traceback \(most recent call last\)|File "[^"]+", line \d+|at [\w$.<>]+ \(|[\w.]*(?:Error|Exception)\b:|(?:INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL)\b|[|│>$#] |\+{3}|-{3}|@@ )/;
+const LOG_LINE = /^\s*(?:\[?\d{4}-\d\d-\d\d[T ]|\d\d:\d\d:\d\d|[IWEF]\d{4} \d\d:\d\d:\d\d|Traceback \(most recent call last\)|File "[^"]+", line \d+|at [\w$.<>]+ \(|[\w.]*(?:Error|Exception)\b:|(?:INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL)\b|[|│>$#] |\+{3}|-{3}|@@ )/;
 
 /** The part of a user message the user typed: leading tag blocks (IDE notes, command wrappers) removed. */
 function typedPart(text: string): string {
@@ -49,7 +49,11 @@ function typedPart(text: string): string {
   return (quoted ? (quoted[1] as string) : rest).trim();
 }
 
+/** A message that is one fenced block and nothing else: what the user pasted, with no word of their own around it. */
+const ONLY_A_FENCE = /^\s*```[\w-]*\n(?![\s\S]*\n```[\s\S]*\n```)[\s\S]*\n```\s*$/;
+
 function isPastedLog(text: string): boolean {
+  if (ONLY_A_FENCE.test(text)) return true;
   const body = text.replace(/^```[\w-]*\n|\n```\s*$/g, '');
   const lines = body.split('\n').filter((line) => line.trim() !== '');
   if (lines.length < 3) return /^\s*```/.test(text) && lines.length > 0 && lines.every((line) => LOG_LINE.test(line));

@@ -26,7 +26,7 @@ export interface ProseLead {
 }
 
 /** Words that propose instead of report. */
-export const LEAD_CUE = /\b(?:could|would|I'd|we'd|might|may want|alternatives?|alternatively|options?|fallback|fall(?:ing)? back (?:to|on)|stopgap|instead|other (?:route|way|option)s?|next (?:step|option)s?|not tried|haven't tried|have not tried|didn't try|neither tried|untried|worth (?:a )?try(?:ing)?|worth comparing|the thing to compare|if you (?:ever |later )?(?:want|need)|to get more|consider|or else|otherwise|we'll try|we will try|(?:we'll|we will|I'll) (?:just )?go with|try (?:that|it) (?:tomorrow|later|next))\b/i;
+export const LEAD_CUE = /\b(?:could|would|I'd|we'd|might|may want|alternatives?|alternatively|options?|fallback|fall(?:ing)? back (?:to|on)|(?:I'll|we'll|I will|we will) (?:just )?go back to|stopgap|instead|other (?:route|way|option)s?|next (?:step|option)s?|not tried|haven't tried|have not tried|didn't try|neither tried|untried|worth (?:a )?try(?:ing)?|worth comparing|the thing to compare|if you (?:ever |later )?(?:want|need)|to get more|consider|or else|otherwise|we'll try|we will try|(?:we'll|we will|I'll) (?:just )?go with|try (?:that|it) (?:tomorrow|later|next))\b/i;
 const QUANT = /(?:^|[-_.])(?:AWQ|GPTQ|GGUF|EXL2|FP8|FP4|NVFP4|INT4|INT8|W4A16|W8A8|MLX|\d+(?:\.\d+)?bpw|Q\d_K(?:_[MSL])?|q\d+f\d+(?:_\d)?)(?:$|[-_.])/i;
 /** A model of another size (`Qwen2.5-32B-Instruct`, `Llama-3.1-8B`): a name with its parameter count as a part of its own. */
 const SIZED = /^[A-Za-z][\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?[BM](?:-[\w.]+)*$/;

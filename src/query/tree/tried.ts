@@ -292,6 +292,17 @@ function modelNames(tried: TriedCandidate[]): TriedCandidate[] {
   return tried.map((c) => (c.name.startsWith(prefix) ? { ...c, name: c.name.slice(prefix.length) } : c));
 }
 
+/** `pip show vllm`, `pip list`, `conda list`: what an environment holds, read, not run. */
+const LISTS_PACKAGES = /(?:^|\/)(?:pip3?|uv pip|conda|mamba)\s+(?:show|list|freeze)\b/;
+
+/**
+ * A candidate the session only found listed in an environment (`~/venv/bin/pip show vllm` printing its version) was
+ * looked up, never tried. A listing that finds it missing (`Package(s) not found: vllm`) still rejects it there.
+ */
+function onlyListed(candidate: TriedCandidate): boolean {
+  return candidate.actions.every((a) => a.rule === 'env-probe' && LISTS_PACKAGES.test(a.command) && a.outcome === 'positive');
+}
+
 /** The actions no candidate took: what a session read around its candidates (`pip list`, `nvidia-smi`). */
 function unowned(actions: readonly TreeAction[], candidates: Iterable<TriedCandidate>): TreeAction[] {
   const owned = new Set<TreeAction>();
@@ -308,7 +319,7 @@ export function collectTried(actions: readonly TreeAction[], prose = '', slowAt:
   const tried = [...collector.byKey.values()]
     // A candidate only looked up (an inspect that showed nothing) was never tried; a tool image is no candidate,
     // but an image or package of no known framework that was run as a model server is (unknown-stack.ts).
-    .filter((c) => c.actions.length > 0 && (isServingStack(c.framework) || servedAsUnknownStack(c)))
+    .filter((c) => c.actions.length > 0 && !onlyListed(c) && (isServingStack(c.framework) || servedAsUnknownStack(c)))
     .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c, (looking ??= unowned(actions, collector.byKey.values()))) } : c))
     // A checkout built on a second host joins its candidate after that candidate's later steps: in the order they ran.
     .map((c) => ({ ...c, actions: [...c.actions].sort((a, b) => a.seq - b.seq) }));
