@@ -110,11 +110,25 @@ const TWO_RUNS_OF_ONE_IMAGE: SyntheticSession = {
   ],
 };
 
+const CONTAINER_LIKE_A_FOLDER: SyntheticSession = {
+  id: 'syn-container-like-a-folder',
+  title: 'A container named like the folder its model repository is mounted from',
+  steps: [
+    { role: 'user', text: 'Serve the Triton model repository in /srv/triton on inf1 (sofia@10.60.2.14), port 8000.' },
+    {
+      role: 'assistant', text: 'Starting Triton.',
+      calls: [{ command: "ssh sofia@10.60.2.14 'docker run -d --name triton --gpus all -p 8000:8000 -v /srv/triton/model_repository:/models nvcr.io/nvidia/tritonserver:25.01-vllm-python-py3 tritonserver --model-repository=/models'", output: `${'b'.repeat(64)}\n` }],
+    },
+    { role: 'assistant', text: 'Ready?', calls: [{ command: "ssh sofia@10.60.2.14 'sleep 90; curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:8000/v2/health/ready'", output: '200\n' }] },
+    { role: 'assistant', text: 'Triton is ready.' },
+  ],
+};
+
 const dir = tempDir('retrace-plan-rules-');
 const plans = new Map<string, Extraction>();
 
 beforeAll(async () => {
-  for (const session of [LAUNCHER, CHAINED_CHECK, RESTART_AFTER_USE, BIND_MOUNT_FOLDER, TWO_RUNS_OF_ONE_IMAGE]) {
+  for (const session of [LAUNCHER, CHAINED_CHECK, RESTART_AFTER_USE, BIND_MOUNT_FOLDER, TWO_RUNS_OF_ONE_IMAGE, CONTAINER_LIKE_A_FOLDER]) {
     plans.set(session.id, await syntheticPlan(dir, session));
   }
 });
@@ -178,5 +192,12 @@ describe('what a plan of a session keeps, by general rules', () => {
     expect(commands.filter((c) => c.includes('convert_checkpoint.py'))).toEqual([expect.stringContaining('/app/examples/models/core/qwen/convert_checkpoint.py')]);
     expect(commands.some((c) => c.includes('trtllm-build'))).toBe(true);
     expect(why(extraction, /^failed \(exit 2\); the same action worked later/)).toBeDefined();
+  });
+
+  it('makes no variable of a container named like a folder the commands use: it would move the folder too', () => {
+    const extraction = planOf(CONTAINER_LIKE_A_FOLDER.id);
+    const serve = extraction.plan.steps.find((step) => step.command.includes('tritonserver'));
+    expect(serve?.command).toContain('-v /srv/triton/model_repository:');
+    expect(Object.keys(extraction.plan.variables)).not.toContain('container');
   });
 });

@@ -71,6 +71,8 @@ export function findVariables(sources: VariableSources): FoundVariable[] {
   // variable would rename the program too.
   const escaped = (container ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const isProgram = container !== null && all.some((text) => new RegExp(`(?:^|[;&|(\\n'"])\\s*${escaped}(?=\\s|$)`).test(text));
-  if (!isProgram) add('container', container, 'the name of the serving container');
+  // Nor one named like a folder the commands use (`--name triton … -v /srv/triton/model_repository:/models`): it would move the folder.
+  const isFolder = container !== null && all.some((text) => new RegExp(`/${escaped}/|(?<![\\w.-])${escaped}/[\\w.-]`).test(text));
+  if (!isProgram && !isFolder) add('container', container, 'the name of the serving container');
   return found;
 }
