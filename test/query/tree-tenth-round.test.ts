@@ -293,3 +293,73 @@ describe('the tenth round, fourth part', () => {
     expect(FOURTH.tree('syn-script-variables')?.candidates[0]?.evidence.filter((e) => e.kind === 'serve')).toHaveLength(1);
   });
 });
+
+const BUILD_AFTER_SERVING: SyntheticSession = {
+  id: 'syn-build-after-serving',
+  title: 'an engine that serves, then a conversion for another model fails, then a request for something else',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-32B-Instruct with TensorRT-LLM on gpu0 of a100a (ops@a100a), port 8000.' },
+    { role: 'assistant', text: 'Starting the release container.', calls: [{ command: "ssh ops@a100a 'docker run -d --name trt --gpus all -p 8000:8000 -v /data:/data nvcr.io/nvidia/tensorrt-llm/release:0.17.0 sleep infinity'", output: 'abc\n' }] },
+    { role: 'assistant', text: 'Building a bf16 engine.', calls: [{ command: "ssh ops@a100a 'docker exec trt trtllm-build --checkpoint_dir /data/ckpt/bf16 --output_dir /data/engines/bf16 --max_batch_size 256'", output: '[TRT] [E] Error Code 2: OutOfMemory (Requested size was 17179869184 bytes.)\n', exit: 1 }] },
+    { role: 'assistant', text: 'Out of memory: an int8 weight-only engine instead.', calls: [{ command: "ssh ops@a100a 'docker exec trt trtllm-build --checkpoint_dir /data/ckpt/int8 --output_dir /data/engines/int8 --max_batch_size 64'", output: 'Total time of building all engines: 00:04:12\n' }] },
+    { role: 'assistant', text: 'Serving.', calls: [{ command: "ssh ops@a100a \"docker exec -d trt bash -c 'trtllm-serve /data/engines/int8 --port 8000'\"", output: '' }] },
+    { role: 'assistant', text: 'Health.', calls: [{ command: "ssh ops@a100a 'sleep 60; curl -s -o /dev/null -w %{http_code} localhost:8000/health'", output: '200' }] },
+    { role: 'assistant', text: 'Eight concurrent requests: ~243 tok/s aggregate, ~30 tok/s per stream.' },
+    { role: 'user', text: 'great. now also try Qwen3-30B-A3B on the same container' },
+    { role: 'assistant', text: 'Converting Qwen3-30B-A3B.', calls: [{ command: "ssh ops@a100a 'docker exec trt python3 /app/tensorrt_llm/examples/qwen/convert_checkpoint.py --model_dir /data/models/Qwen3-30B-A3B --output_dir /data/ckpt/q3 --dtype bfloat16'", output: 'ValueError: The checkpoint you are trying to load has model type `qwen3_moe` but Transformers does not recognize this architecture.\n', exit: 1 }] },
+    { role: 'assistant', text: 'Is the int8 server still up?', calls: [{ command: "ssh ops@a100a 'curl -s -o /dev/null -w %{http_code} localhost:8000/health'", output: '200' }] },
+    { role: 'assistant', text: 'TensorRT-LLM 0.17 cannot convert Qwen3-MoE; the int8 engine keeps serving. We could try TensorRT-LLM 0.17 with a newer transformers, but that is not supported.' },
+  ],
+};
+
+const FIFTH = syntheticTrees([BUILD_AFTER_SERVING], 'retrace-tenth-round-fifth-');
+
+describe('the tenth round, fifth part', () => {
+  it('gives a check to the engine launched before it, not to a failed build after it; a rate given before a new request is no verdict', () => {
+    const approaches = FIFTH.tree('syn-build-after-serving')?.candidates.filter((c) => c.kind === 'approach') ?? [];
+    expect(approaches.map((c) => c.verdict)).toEqual(['rejected', 'accepted', 'rejected']);
+    expect(approaches[2]?.reason).toMatch(/qwen3_moe/);
+  });
+
+  it('takes "TensorRT-LLM 0.17" for the tried release:0.17.0, not a lead', () => {
+    expect(FIFTH.names('syn-build-after-serving').filter((n) => n.endsWith(' untested'))).toEqual([]);
+  });
+});
+
+const NIM_ONLY: SyntheticSession = {
+  id: 'syn-nim-only-leads',
+  title: 'a NIM that does not fit; other stacks offered, models named by size; the user declines them',
+  steps: [
+    { role: 'user', text: 'I want Llama-3.3-70B-Instruct served with NIM on gx1 (ops@gx1), OpenAI API on port 8000.' },
+    { role: 'assistant', text: 'Pulling the NIM.', calls: [{ command: "ssh ops@gx1 'docker pull nvcr.io/nim/meta/llama-3.3-70b-instruct:1.8.5'", output: 'no matching manifest for linux/arm64/v8 in the manifest list entries\n', exit: 1 }] },
+    { role: 'assistant', text: 'Options:\n1. A smaller NIM: `nvcr.io/nim/meta/llama-3.1-8b-instruct:1.13.1` (Llama-3.1-8B) has an arm64 build.\n2. Leave NIM for this box: llama.cpp (`llama-server`, a Q4_K_M GGUF of Llama-3.3-70B is ~43 GB) or Ollama (`llama3.3:70b`).' },
+    { role: 'user', text: 'no llama.cpp/ollama, security only signed off on NIM containers. clean up please.' },
+    { role: 'assistant', text: 'Cleaning up.', calls: [{ command: "ssh ops@gx1 'docker image prune -f'", output: 'Total reclaimed space: 0B\n' }] },
+  ],
+};
+
+const VIA_NGINX_ADDRESS: SyntheticSession = {
+  id: 'syn-via-nginx-address',
+  title: 'a server checked only through the nginx box in front of it, by address',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-14B-Instruct-AWQ with vLLM on llm-a (ubuntu@10.8.0.11) behind the nginx on gw (10.8.0.10).' },
+    { role: 'assistant', text: 'Starting.', calls: [{ command: "ssh ubuntu@10.8.0.11 'docker run -d --name vllm --gpus all -p 8000:8000 vllm/vllm-openai:v0.8.5 --model Qwen/Qwen2.5-14B-Instruct-AWQ'", output: 'abc\n' }] },
+    { role: 'assistant', text: 'Through nginx.', calls: [{ command: "sleep 120; curl -s -o /dev/null -w '%{http_code}\\n' http://10.8.0.10/v1/models", output: '200\n' }] },
+    { role: 'assistant', text: 'Serving through gw.' },
+  ],
+};
+
+const SIXTH = syntheticTrees([NIM_ONLY, VIA_NGINX_ADDRESS], 'retrace-tenth-round-sixth-');
+
+describe('the tenth round, sixth part', () => {
+  it('reads no lead from the model asked for or one an image already names, and two stacks from "llama.cpp/ollama"', () => {
+    const leads = SIXTH.names('syn-nim-only-leads').filter((n) => n.endsWith(' untested'));
+    expect(leads).toContain('nvcr.io/nim/meta/llama-3.1-8b-instruct:1.13.1 untested');
+    expect(leads).toContain('llama.cpp untested');
+    expect(leads.some((n) => /^Llama-3\.[13]-\d+B /.test(n) || n.includes('/ollama'))).toBe(false);
+  });
+
+  it('gives a check of the nginx box, by address, to the server behind it', () => {
+    expect(SIXTH.names('syn-via-nginx-address')).toEqual(['vllm/vllm-openai:v0.8.5 accepted']);
+  });
+});

@@ -99,7 +99,8 @@ export class SessionContext implements ClassifyContext {
     const name = unit.endsWith('.service') ? unit : `${unit}.service`;
     const file = this.files.find((path) => path === name || path.endsWith(`/${name}`))[0];
     // systemd joins a line ending in a backslash with the next (`ExecStart=vllm serve M \` then `  --port 8000`).
-    const text = file ? file.text.replace(/\\\r?\n/g, ' ') : '';
+    // `%h` is systemd's name for the user's home: `%h/models/x` is `~/models/x`.
+    const text = file ? file.text.replace(/\\\r?\n/g, ' ').replace(/%h(?=\/)/g, '~') : '';
     const starts = [...text.matchAll(/^\s*ExecStart=[-@+!:]*(.+)$/gm)].map((m) => (m[1] as string).trim().replace(/\s+/g, ' ')).filter(Boolean);
     return starts.at(-1) ?? null;
   }

@@ -1,5 +1,6 @@
 import { quote } from 'shell-quote';
 import { splitScript } from './lines.js';
+import { unrollForLoops } from './loops.js';
 import { parseDockerExec, parseDockerRun, parseKubectlExec, parseSsh } from './remote.js';
 import { parseTokens, type ListNode } from './structure.js';
 import { tokenize } from './tokens.js';
@@ -212,7 +213,7 @@ function walkList(list: ListNode, place: Place, via: Via, depth: number, heredoc
 
 function parseScript(script: string, place: Place, via: Via, depth: number): ParsedCommand[] {
   if (depth > MAX_DEPTH) return [];
-  return splitScript(script).flatMap((line) => walkList(parseTokens(tokenize(line.text)), place, via, depth, [...line.heredocs]));
+  return splitScript(unrollForLoops(script)).flatMap((line) => walkList(parseTokens(tokenize(line.text)), place, via, depth, [...line.heredocs]));
 }
 
 export function parseCommandLine(text: string, place: Place = NOWHERE): ParsedCommand[] {

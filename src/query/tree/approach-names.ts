@@ -77,7 +77,7 @@ function spoken(given: readonly Token[], command = '', prose = ''): string {
     if (tokens.some((t) => t.option === '--nnodes')) return tokens.map((t) => t.typed).join(' ');
     return tokens.map((t) => `${t.option.replace(/^-+/, '')}${t.typed.split(' ')[1] ?? t.key.slice(t.key.indexOf('=') + 1)}`).join(' ');
   }
-  const said = (t: Token): string => (opaqueAssignment(t) ? t.typed.slice(0, t.typed.indexOf('=')) : switchedOn(t) ?? t.typed);
+  const said = (t: Token): string => (opaqueAssignment(t) ? t.typed.slice(0, t.typed.indexOf('=')) : switchedOn(t) ?? jsonChoice(t) ?? t.typed);
   // Options of one feature changed together (`--speculative-num-steps 5 --speculative-eagle-topk 8`) are read as one setting; otherwise the first changed names it.
   const first = mostSpokenOf(given, prose);
   const family = featureOf(first);
@@ -96,6 +96,13 @@ function mostSpokenOf(given: readonly Token[], prose: string): Token {
     return spellings.reduce((n, s) => n + prose.split(s).length - 1, 0);
   };
   return given.reduce((best, t) => (said(t) > said(best) ? t : best), first);
+}
+
+/** A JSON value is said by what it picks (`--speculative-config {"method":"ngram",…}` → `--speculative-config ngram`). */
+function jsonChoice(token: Token): string | null {
+  const at = token.typed.indexOf(' {');
+  const picked = at < 0 ? null : /"(?:method|type|name|mode)"\s*:\s*"([^"]+)"/.exec(token.typed.slice(at))?.[1];
+  return picked ? `${token.typed.slice(0, at)} ${picked}` : null;
 }
 
 /** A build define that turns a switch on (`-DGGML_VULKAN=ON`) is said by the switch: `GGML_VULKAN`. */

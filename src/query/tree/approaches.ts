@@ -12,8 +12,8 @@ import type { TreeAction } from './types.js';
  * then `--max-model-len 16384`, a rebuild with `-DCMAKE_CUDA_ARCHITECTURES=87`) and, when the
  * candidate served several builds of one model (`HF://…-q4f16_1-MLC` vs a local conversion), the
  * weights. What every launch shared says nothing; a launch with nothing of its own is the
- * candidate itself, not an approach. Health checks, probes and log reads belong to the setting
- * launched or built last before them.
+ * candidate itself, not an approach. Health checks belong to the setting launched last before them;
+ * probes and log reads to the one launched or built last.
  */
 const SHAPE_KINDS = new Set(['serve', 'build']);
 const FOLLOWER_KINDS = new Set(['health', 'probe', 'inspect']);
@@ -351,6 +351,9 @@ export function addApproaches(tried: TriedCandidate[], prose = '', slowAt: reado
     const keys = [...new Set(shaped.map((s) => s.key))];
     if (keys.length < 2) continue;
     const shapeAt = (seq: number): Shaped | undefined => shaped.filter((s) => s.action.seq < seq).at(-1);
+    // A check reaches what was launched: a build after the launch (for other weights, and failed) serves nothing yet.
+    const launchedAt = (seq: number): Shaped | undefined => shaped.filter((s) => s.action.seq < seq && s.action.kind !== 'build').at(-1) ?? shapeAt(seq);
+    const settingOf = (action: TreeAction): Shaped | undefined => (action.kind === 'health' ? launchedAt(action.seq) : shapeAt(action.seq));
     const own = (key: string): Shaped[] => shaped.filter((s) => s.key === key);
     // A launch whose setting has nothing of its own (its weights only named alike to another's) is the candidate itself.
     const dropping = baseOfDropped(keys, own);
@@ -362,7 +365,7 @@ export function addApproaches(tried: TriedCandidate[], prose = '', slowAt: reado
     const names = approachNames(prose, [...(dropping ? [dropping] : []), ...approachKeys].map(variantOf)).slice(dropping ? 1 : 0);
     approachKeys.forEach((key, index) => {
       const first = own(key)[0] as Shaped;
-      const followers = parent.actions.filter((a) => !isShapeAction(a) && FOLLOWER_KINDS.has(a.kind) && (a.kind !== 'inspect' || a.hits.length > 0 || a.facts.length > 0) && shapeAt(a.seq)?.key === key);
+      const followers = parent.actions.filter((a) => !isShapeAction(a) && FOLLOWER_KINDS.has(a.kind) && (a.kind !== 'inspect' || a.hits.length > 0 || a.facts.length > 0) && settingOf(a)?.key === key);
       result.push({
         key: `${parent.key}#${key}`,
         name: names[index] as string,

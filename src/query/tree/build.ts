@@ -39,6 +39,11 @@ function versionIn(name: string): string | null {
   return /(?:==|\s|:)v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\b/.exec(name)?.[1] ?? null;
 }
 
+/** One release said shorter or longer: `0.17` is `0.17.0`. */
+function sameRelease(a: string | null, b: string): boolean {
+  return a !== null && (a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`));
+}
+
 /** Whether an option the assistant proposed was in fact run: it is in a command of a tried candidate. */
 function optionWasRun(lead: Lead, tried: readonly NamedTried[]): boolean {
   if (lead.kind !== 'approach' || !/^(?:--|[A-Z][A-Z0-9_]*=)/.test(lead.name)) return false;
@@ -105,7 +110,7 @@ function leadIsTried(lead: Lead, tried: readonly NamedTried[], checkouts: Readon
       const config = candidate.actions.find((a) => a.config)?.config ?? null;
       return lead.kind === 'approach' && config !== null && shapeKey(lead.name, framework) === shapeKey(config, framework);
     }
-    if (lead.version) return candidate.framework === lead.framework && versionIn(candidate.name) === lead.version;
+    if (lead.version) return candidate.framework === lead.framework && sameRelease(versionIn(candidate.name), lead.version);
     if (lead.generic) return candidate.framework === lead.framework;
     if (lead.repository && candidate.repository === lead.repository && !lead.tagged) return true;
     if (lead.descriptive) {
@@ -148,9 +153,22 @@ function enablerOfAnother(lead: Lead, leads: readonly Lead[]): boolean {
     && /^[A-Z][A-Z0-9_]*=/.test(other.name) && !/=(?:1|true|on|yes|0|false|off|no)$/i.test(other.name) && other.mentions.some((m) => ordinals.has(m.ordinal)));
 }
 
-function untestedLeads(input: TreeInput, tried: readonly NamedTried[], all: readonly Lead[]): Lead[] {
+/**
+ * A model proposed by its size that is no other way to run anything: the model the request asks for (`Llama-3.3-70B`
+ * for "serve Llama-3.3-70B-Instruct"), or one an image or candidate of the session already carries in its name
+ * (`Llama-3.1-8B` beside `nvcr.io/nim/meta/llama-3.1-8b-instruct:1.13.1`).
+ */
+function modelSaidOtherwise(lead: Lead, goal: string | null, names: readonly string[]): boolean {
+  if (lead.kind !== 'approach' || !/-\d+(?:\.\d+)?[BM]\b/i.test(lead.name) || /^-|=/.test(lead.name)) return false;
+  const wanted = modelStem(lead.name);
+  const asked = (goal ?? '').split(/[\s,;()`'"]+/).some((word) => word.length > 4 && sameWeightsShorter(wanted, modelStem(word)));
+  return asked || names.some((name) => name.toLowerCase() !== lead.name.toLowerCase() && name.toLowerCase().includes(wanted));
+}
+
+function untestedLeads(input: TreeInput, tried: readonly NamedTried[], all: readonly Lead[], goal: string | null): Lead[] {
   const checkouts = new Set(input.actions.filter((a) => a.rule === 'source-build' && a.framework).map((a) => a.framework as string));
-  const leads = all.filter((lead) => !leadIsTried(lead, tried, checkouts) && !modelItRan(lead, input.actions) && !enablerOfAnother(lead, all));
+  const named = [...all.map((l) => l.name), ...tried.map((c) => c.name)];
+  const leads = all.filter((lead) => !leadIsTried(lead, tried, checkouts) && !modelItRan(lead, input.actions) && !modelSaidOtherwise(lead, goal, named) && !enablerOfAnother(lead, all));
   // A description ("the NGC SGLang container") of an image also named by reference is that image.
   const described = (lead: Lead): boolean => lead.descriptive !== null && lead.descriptive.length > 0 && leads.some((other) => other !== lead
     && other.repository !== null && other.framework === lead.framework && (lead.descriptive ?? []).every((word) => other.name.toLowerCase().includes(word.toLowerCase())));
@@ -160,7 +178,7 @@ function untestedLeads(input: TreeInput, tried: readonly NamedTried[], all: read
     && other.name.toLowerCase().endsWith(` ${(lead.descriptive as string[])[0]?.toLowerCase() ?? ''}`) && other.mentions.some((m) => lead.mentions.some((n) => n.ordinal === m.ordinal)));
   // "vLLM 0.8.5" beside `vllm/vllm-openai:v0.8.5` in the same session is that image, said by its version.
   const versionOfImage = (lead: Lead): boolean => lead.kind === 'framework' && Boolean(lead.version) && leads.some((other) => other !== lead
-    && other.kind === 'image' && other.framework === lead.framework && versionIn(other.name) === lead.version);
+    && other.kind === 'image' && other.framework === lead.framework && sameRelease(versionIn(other.name), lead.version as string));
   return leads.filter((lead) => !described(lead) && !optionOfBackend(lead) && !versionOfImage(lead)).filter((lead, index, kept) => !lead.generic || (
     !kept.some((other) => other !== lead && !other.generic && other.framework === lead.framework)
     && !kept.slice(0, index).some((other) => other.generic && other.framework === lead.framework)));
@@ -244,7 +262,7 @@ export function buildTree(input: TreeInput): DecisionTree {
   const deploys = tried.length > 0 || (goal !== null && asksForDeployment(goal.text));
   if (!input.isSubagent && deploys) {
     const leads = sessionLeads(input, tried, goal?.ordinal ?? null);
-    for (const lead of untestedLeads(input, tried, leads)) {
+    for (const lead of untestedLeads(input, tried, leads, goal?.text ?? null)) {
       candidates.push({
         name: lead.name,
         kind: lead.kind,

@@ -84,7 +84,9 @@ function ofStack(name: string, stack: Framework | null, own: Framework | null, t
 function clauseLeads(clause: string, context: Framework | null, own: Framework | null, tried: ReadonlySet<string>): ProseLead[] {
   const found: ProseLead[] = [];
   const backticked = [...clause.matchAll(/`([^`\n]+)`/g)].map((m) => (m[1] as string).trim());
-  const words = clause.replace(/`/g, ' ').split(/\s+/).map(clean).filter(Boolean);
+  // "llama.cpp/ollama" names two stacks.
+  const words = clause.replace(/`/g, ' ').split(/\s+/).map(clean).filter(Boolean)
+    .flatMap((w) => (w.includes('/') && w.split('/').every((part) => servingFramework(part) !== null) ? w.split('/') : [w]));
   // "llama.cpp-based Ollama", "vLLM-style batching": a stack named as what another is made of or like, not proposed.
   const mentioned = words.filter((w) => !DESCRIBES_ANOTHER.test(w)).map((w) => ({ word: w, framework: servingFramework(w) })).filter((m) => m.framework !== null);
   const framework = mentioned[0]?.framework ?? context;
@@ -94,7 +96,8 @@ function clauseLeads(clause: string, context: Framework | null, own: Framework |
   const model = backticked.find((t) => weights(t) && /^[A-Za-z][\w./-]+$/.test(t) && t.length >= 10 && /\d/.test(t) && /[-/]/.test(t)) ?? words.find((w) => weights(w) && /\d/.test(w) && /^[A-Za-z][\w.-]*\/?[\w.-]+$/.test(w) && w.length > 8 && !/^\d/.test(w));
   if (model) {
     found.push({ name: model, kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
-    return found;
+    // A quantized checkpoint is the whole proposal; a model of another size may come with the stack to run it on.
+    if (QUANT.test(model)) return found;
   }
   if (FROM_SOURCE.test(clause) && framework) found.push({ name: `${framework.label} from source`, kind: 'framework', framework: framework.id, version: null, generic: false });
   for (const token of backticked) {

@@ -119,6 +119,9 @@ function imageLead(raw: string, sentence: string, context: LeadContext, proposin
  * is spelled so (an owner is no hyphenated variant of its image's name).
  */
 function isAlternation(token: string): boolean {
+  // "llama.cpp/ollama": two stacks, either of them (`vllm/vllm-openai` is one stack's image).
+  const stacks = token.includes(':') ? [] : token.split('/').map((part) => frameworks().find((f) => f.kind === 'framework' && namesFramework(f, part)) ?? null);
+  if (stacks.length > 1 && stacks.every((f) => f !== null) && new Set(stacks.map((f) => f?.id)).size === stacks.length) return true;
   const [first, second, ...rest] = token.split('/');
   if (rest.length > 0 || !first || !second || token.includes(':') || !first.includes('-')) return false;
   const stem = first.slice(0, first.lastIndexOf('-') + 1);

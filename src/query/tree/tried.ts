@@ -182,8 +182,8 @@ class Collector {
 
   /**
    * A check that reaches no server directly goes through a reverse proxy (nginx, a TLS front) to
-   * what was served behind it: on port 80/443 of a host that serves on another port, or by a
-   * domain name where nothing was served under that name, to the last server started.
+   * what was served behind it: on port 80/443 of a host that serves on another port, or of a
+   * host (by name or address) where nothing was served, to the last server started.
    */
   private behindProxy(action: TreeAction): Serving[] {
     const host = action.targetHost ?? action.host;
@@ -191,8 +191,9 @@ class Collector {
     if (!webPort) return [];
     const onHost = this.serving.filter((s) => s.host === host);
     if (onHost.length > 0) return onHost;
-    const named = host !== null && /[a-z]/i.test(host) && !/^(?:localhost|127\.|\[?::1)/.test(host) && host.includes('.');
-    return named && !this.serving.some((s) => s.host === host) ? this.serving.slice(-1) : [];
+    // A front by name (`llm.lab.internal`) or by address (the nginx box `10.8.0.10`) where nothing was served itself.
+    const remote = host !== null && !/^(?:localhost|127\.|\[?::1)/.test(host) && (host.includes('.') || host.includes(':'));
+    return remote && !this.serving.some((s) => s.host === host) ? this.serving.slice(-1) : [];
   }
 
   /** A package no framework is known by, launched as a server: the candidate is the package as installed, its install its first step. */
