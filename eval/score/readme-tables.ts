@@ -29,7 +29,7 @@ const SETS: { set: string; name: string; note?: string; mark: string }[] = [
   { set: 'fresh-8', name: 'fresh 8', note: 'read since', mark: '⁸' },
   { set: 'fresh-9', name: 'fresh 9', note: 'read since', mark: '⁹' },
   { set: 'fresh-10', name: 'fresh 10', note: 'read since', mark: '¹⁰' },
-  { set: 'fresh-11', name: 'fresh blind 11', note: 'never read by a rule writer', mark: '¹¹' },
+  { set: 'fresh-11', name: 'fresh 11', note: 'read since', mark: '¹¹' },
   { set: 'fresh-12', name: 'fresh 12', note: 'read since', mark: '¹²' },
   { set: 'fresh-13', name: 'fresh blind 13', note: 'never read by a rule writer', mark: '¹³' },
   { set: 'fresh-14', name: 'fresh blind 14', note: 'never read by a rule writer', mark: '¹⁴' },

@@ -363,3 +363,39 @@ describe('the tenth round, sixth part', () => {
     expect(SIXTH.names('syn-via-nginx-address')).toEqual(['vllm/vllm-openai:v0.8.5 accepted']);
   });
 });
+
+const WHEEL_THEN_ROCM: SyntheticSession = {
+  id: 'syn-wheel-then-rocm',
+  title: 'a CUDA wheel on an AMD box, a ROCm build in another venv, an image with the context the user asked for',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-72B-Instruct with SGLang on the MI300X node (ops@mi1), port 30000.' },
+    { role: 'assistant', text: 'Installing from PyPI.', calls: [
+      { command: "ssh ops@mi1 'python3 -m venv ~/venvs/sglang && ~/venvs/sglang/bin/pip install \"sglang[all]==0.4.6.post1\"'", output: 'Successfully installed sglang-0.4.6.post1 torch-2.6.0\n' },
+      { command: "ssh ops@mi1 '~/venvs/sglang/bin/python -c \"import torch; print(torch.cuda.is_available())\"'", output: 'UserWarning: CUDA initialization: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver\nFalse\n' },
+    ] },
+    { role: 'assistant', text: 'The wrong build. A source build in a ROCm venv.', calls: [
+      { command: "ssh ops@mi1 'git clone -b v0.4.6.post1 https://github.com/sgl-project/sglang.git ~/src/sglang && ~/venvs/sglang-rocm/bin/pip install -e ~/src/sglang/python'", output: 'Successfully installed sglang-0.4.6.post1\n' },
+      { command: "ssh ops@mi1 '~/venvs/sglang-rocm/bin/python -m sglang.launch_server --model-path Qwen/Qwen2.5-72B-Instruct --tp 8 --port 30000'", output: 'RuntimeError: HIP error: hipErrorNoBinaryForGpu\n', exit: 1 },
+    ] },
+    { role: 'user', text: 'no more builds, use the rocm image' },
+    { role: 'assistant', text: 'The ROCm image.', calls: [{ command: "ssh ops@mi1 'docker run -d --name sg --device /dev/kfd --device /dev/dri -p 30000:30000 lmsysorg/sglang:v0.4.6.post1-rocm630 python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-72B-Instruct --tp 8 --port 30000'", output: 'abc\n' }] },
+    { role: 'assistant', text: 'Health.', calls: [{ command: "ssh ops@mi1 'sleep 300; curl -s -o /dev/null -w %{http_code} localhost:30000/health'", output: '200' }] },
+    { role: 'user', text: 'good. and add --context-length 32768, the harness never sends more' },
+    { role: 'assistant', text: 'Recreating it with a 32k context.', calls: [{ command: "ssh ops@mi1 'docker rm -f sg && docker run -d --name sg --device /dev/kfd --device /dev/dri -p 30000:30000 lmsysorg/sglang:v0.4.6.post1-rocm630 python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-72B-Instruct --tp 8 --port 30000 --context-length 32768'", output: 'def\n' }] },
+    { role: 'assistant', text: 'Health.', calls: [{ command: "ssh ops@mi1 'sleep 300; curl -s -o /dev/null -w %{http_code} localhost:30000/health'", output: '200' }] },
+    { role: 'assistant', text: 'Serving with a 32k context.' },
+  ],
+};
+
+const SEVENTH = syntheticTrees([WHEEL_THEN_ROCM], 'retrace-tenth-round-seventh-');
+
+describe('the tenth round, seventh part', () => {
+  it('rejects a CUDA wheel that finds no NVIDIA driver, keeps the build of another venv apart, and takes an option the user asked for as the request', () => {
+    expect(SEVENTH.names('syn-wheel-then-rocm')).toEqual([
+      'sglang[all]==0.4.6.post1 rejected',
+      'SGLang from source rejected',
+      'lmsysorg/sglang:v0.4.6.post1-rocm630 accepted',
+    ]);
+    expect(SEVENTH.candidate('syn-wheel-then-rocm', 'sglang[all]==0.4.6.post1')?.reason).toMatch(/no NVIDIA driver/);
+  });
+});

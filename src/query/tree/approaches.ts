@@ -175,7 +175,7 @@ function failing(action: TreeAction): boolean {
  * when it changed after the setting before it failed (the fix), not when it was tuned on a working
  * server. What every launch and build shared tells none of them apart.
  */
-function shapedActions(parent: TriedCandidate, slowAt: readonly number[]): Shaped[] {
+function shapedActions(parent: TriedCandidate, slowAt: readonly number[], asks: readonly UserAsk[]): Shaped[] {
   const byModel = modelsVary(parent.actions);
   const frameworkOf = (action: TreeAction): Framework => frameworkById(action.framework ?? parent.framework);
   const shapes = parent.actions.filter(isShapeAction);
@@ -204,11 +204,14 @@ function shapedActions(parent: TriedCandidate, slowAt: readonly number[]): Shape
       }
       // On a server that worked, a routine flag changed is tuning (the earlier ones stay); a defining option changed is a
       // deliberate comparison, which keeps the routine flags of the last launch of that same setting (going back to it).
-      const own = optionsOf(action);
+      const working: boolean = lastLaunch !== null && !failedBetween(lastLaunch.seq, action.seq);
+      // On a server that worked, a value the user asked for since ("now add --context-length 32768") is the request refined, not a way tried.
+      const before = lastLaunch;
+      const askedFor = (t: Token): boolean => before !== null && working && t.role === 'defining' && !before.options.some((o) => o.key === t.key) && askedBetween(asks, t, ordinalOf(before.seq), ordinalOf(action.seq));
+      const own: Token[] = optionsOf(action).filter((t) => !askedFor(t));
       const definingKey = (tokens: readonly Token[]): string => tokens.filter((t) => t.role === 'defining').map((t) => t.key).sort().join(' ');
       const sameSetting = [...launched].reverse().find((l) => definingKey(l.options) === definingKey(own));
       const routineFrom = sameSetting ?? lastLaunch;
-      const working: boolean = lastLaunch !== null && !failedBetween(lastLaunch.seq, action.seq);
       // A setting tried as a comparison that failed is mended within itself: the flag that fixed it (`--cuda-graph-max-bs 16`) is no setting of its own.
       const mended: boolean = lastLaunch !== null && !working && lastLaunch.compared && definingKey(own) === definingKey(lastLaunch.options);
       const options: Token[] = working || mended
@@ -343,11 +346,33 @@ function onlyPastABrokenStart(keys: readonly string[], approachKeys: readonly st
 }
 
 /** `slowAt`: ordinals of the messages that judged a run too slow (verdicts.ts `slowJudgements`). */
-export function addApproaches(tried: TriedCandidate[], prose = '', slowAt: readonly number[] = []): TriedCandidate[] {
+/** A user's message: what they asked for, and when. */
+export interface UserAsk {
+  ordinal: number;
+  text: string;
+}
+
+/** How a user says a value: `32768` as "32768", "32k" or "32K"; anything else as itself. */
+function spellingsOf(value: string): string[] {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1000) return [value];
+  return [value, `${n / 1024}k`, `${n / 1000}k`].filter((v) => !v.includes('.'));
+}
+
+/** Whether a user message after `from` and up to `to` asks for the option's value. */
+function askedBetween(asks: readonly UserAsk[], token: Token, from: number, to: number): boolean {
+  const value = token.key.slice(token.key.indexOf('=') + 1);
+  if (value === '') return false;
+  const said = spellingsOf(value).map((v) => new RegExp(String.raw`(?<![\w.])${v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\w.])`, 'i'));
+  return asks.some((a) => a.ordinal > from && a.ordinal <= to && said.some((r) => r.test(a.text)));
+}
+
+/** `asks`: the user's messages, for options they asked for in the middle of a working deployment. */
+export function addApproaches(tried: TriedCandidate[], prose = '', slowAt: readonly number[] = [], asks: readonly UserAsk[] = []): TriedCandidate[] {
   const result: TriedCandidate[] = [];
   for (const parent of tried) {
     result.push(parent);
-    const shaped = shapedActions(parent, slowAt);
+    const shaped = shapedActions(parent, slowAt, asks);
     const keys = [...new Set(shaped.map((s) => s.key))];
     if (keys.length < 2) continue;
     const shapeAt = (seq: number): Shaped | undefined => shaped.filter((s) => s.action.seq < seq).at(-1);

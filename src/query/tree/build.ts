@@ -222,7 +222,8 @@ function everyWayFailed(tried: readonly NamedTried[], nodes: CandidateNode[]): v
 export function buildTree(input: TreeInput): DecisionTree {
   const goal = findGoal(input.messages);
   const prose = input.messages.filter((m) => m.role === 'assistant').map((m) => `${m.reasoning}\n${m.text}`).join('\n');
-  const tried = collectTried(input.actions, prose, slowJudgements(input.messages)).map(named);
+  const asks = input.messages.filter((m) => m.role === 'user').map((m) => ({ ordinal: m.ordinal, text: m.text }));
+  const tried = collectTried(input.actions, prose, slowJudgements(input.messages), asks).map(named);
   const lastOrdinalOf = (candidate: NamedTried): number => Math.max(...candidate.actions.map((a) => a.messageOrdinal));
   const firstSeqOf = (candidate: NamedTried): number => Math.min(...candidate.actions.map((a) => a.seq));
   const candidates: CandidateNode[] = [];

@@ -1,5 +1,5 @@
 import { frameworkById, frameworkOfPackage, frameworks, imageDisplayName, homeRelative, imageKey, signatureNamed } from '../classify/index.js';
-import { addApproaches } from './approaches.js';
+import { addApproaches, type UserAsk } from './approaches.js';
 import { hostCandidateName, sourceBuildName } from './naming.js';
 import type { CandidateKind, TreeAction } from './types.js';
 import { servedAsUnknownStack } from './unknown-stack.js';
@@ -68,6 +68,8 @@ class Collector {
   private readonly containers = new Map<string, TriedCandidate>();
   /** The framework candidate most recently installed, built or probed on each host, per framework. */
   private readonly hostFramework = new Map<string, TriedCandidate>();
+  /** The virtualenv each candidate was first installed into or run from. */
+  private readonly envOf = new Map<TriedCandidate, string>();
   /** What was installed into each virtualenv: per framework, and the latest. */
   private readonly envOwners = new Map<string, Map<string, TriedCandidate>>();
   /** A source checkout per host (`git clone …/llama.cpp`): a candidate once something is built or served from it on the host. */
@@ -246,7 +248,11 @@ class Collector {
     } else if (spec) {
       owner = this.candidate(`pkg:${looseName(spec)}@${host}`, spec, 'framework', framework);
     } else {
-      owner = inEnv?.get(framework) ?? this.hostFramework.get(hostKey);
+      // A run from another env than the one the host's install went into, on a host with a checkout of the framework, runs the
+      // checkout's build (a CUDA wheel in ~/venvs/a, then a ROCm source build installed into ~/venvs/b).
+      const hostOne = this.hostFramework.get(hostKey);
+      const elsewhere = hostOne !== undefined && root !== null && this.checkouts.has(hostKey) && this.envOf.has(hostOne) && this.envOf.get(hostOne) !== root;
+      owner = inEnv?.get(framework) ?? (elsewhere ? undefined : hostOne);
       const checkout = this.checkouts.get(hostKey);
       if (!owner && checkout) {
         // One checkout built on several hosts (the head and an RPC worker, two nodes) is one candidate, as one image run on both is.
@@ -258,6 +264,7 @@ class Collector {
     }
     this.hostFramework.set(hostKey, owner);
     if (root) {
+      if (!this.envOf.has(owner)) this.envOf.set(owner, root);
       const owners = this.envOwners.get(root) ?? new Map<string, TriedCandidate>();
       owners.delete(framework);
       owners.set(framework, owner);
@@ -311,8 +318,8 @@ function unowned(actions: readonly TreeAction[], candidates: Iterable<TriedCandi
   return actions.filter((a) => !owned.has(a));
 }
 
-/** `prose`: what the assistant wrote, which names an approach by the option it talks about; `slowAt`: where it judged a run too slow. */
-export function collectTried(actions: readonly TreeAction[], prose = '', slowAt: readonly number[] = []): TriedCandidate[] {
+/** `prose`: what the assistant wrote, which names an approach by the option it talks about; `slowAt`: where it judged a run too slow; `asks`: the user's messages. */
+export function collectTried(actions: readonly TreeAction[], prose = '', slowAt: readonly number[] = [], asks: readonly UserAsk[] = []): TriedCandidate[] {
   const collector = new Collector();
   for (const action of actions) collector.add(action);
   // What the session read around its candidates, found only when a candidate on a host needs a name from it.
@@ -324,5 +331,5 @@ export function collectTried(actions: readonly TreeAction[], prose = '', slowAt:
     .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c, (looking ??= unowned(actions, collector.byKey.values()))) } : c))
     // A checkout built on a second host joins its candidate after that candidate's later steps: in the order they ran.
     .map((c) => ({ ...c, actions: [...c.actions].sort((a, b) => a.seq - b.seq) }));
-  return addApproaches(modelNames(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) }))), prose, slowAt);
+  return addApproaches(modelNames(tried.map((c) => ({ ...c, name: sourceBuildName(c, tried) }))), prose, slowAt, asks);
 }
