@@ -304,7 +304,7 @@ const BUILD_AFTER_SERVING: SyntheticSession = {
     { role: 'assistant', text: 'Out of memory: an int8 weight-only engine instead.', calls: [{ command: "ssh ops@a100a 'docker exec trt trtllm-build --checkpoint_dir /data/ckpt/int8 --output_dir /data/engines/int8 --max_batch_size 64'", output: 'Total time of building all engines: 00:04:12\n' }] },
     { role: 'assistant', text: 'Serving.', calls: [{ command: "ssh ops@a100a \"docker exec -d trt bash -c 'trtllm-serve /data/engines/int8 --port 8000'\"", output: '' }] },
     { role: 'assistant', text: 'Health.', calls: [{ command: "ssh ops@a100a 'sleep 60; curl -s -o /dev/null -w %{http_code} localhost:8000/health'", output: '200' }] },
-    { role: 'assistant', text: 'Eight concurrent requests: ~243 tok/s aggregate, ~30 tok/s per stream.' },
+    { role: 'assistant', text: 'The int8 engine answers.' },
     { role: 'user', text: 'great. now also try Qwen3-30B-A3B on the same container' },
     { role: 'assistant', text: 'Converting Qwen3-30B-A3B.', calls: [{ command: "ssh ops@a100a 'docker exec trt python3 /app/tensorrt_llm/examples/qwen/convert_checkpoint.py --model_dir /data/models/Qwen3-30B-A3B --output_dir /data/ckpt/q3 --dtype bfloat16'", output: 'ValueError: The checkpoint you are trying to load has model type `qwen3_moe` but Transformers does not recognize this architecture.\n', exit: 1 }] },
     { role: 'assistant', text: 'Is the int8 server still up?', calls: [{ command: "ssh ops@a100a 'curl -s -o /dev/null -w %{http_code} localhost:8000/health'", output: '200' }] },
@@ -315,7 +315,7 @@ const BUILD_AFTER_SERVING: SyntheticSession = {
 const FIFTH = syntheticTrees([BUILD_AFTER_SERVING], 'retrace-tenth-round-fifth-');
 
 describe('the tenth round, fifth part', () => {
-  it('gives a check to the engine launched before it, not to a failed build after it; a rate given before a new request is no verdict', () => {
+  it('gives a check to the engine launched before it, not to a failed build after it', () => {
     const approaches = FIFTH.tree('syn-build-after-serving')?.candidates.filter((c) => c.kind === 'approach') ?? [];
     expect(approaches.map((c) => c.verdict)).toEqual(['rejected', 'accepted', 'rejected']);
     expect(approaches[2]?.reason).toMatch(/qwen3_moe/);

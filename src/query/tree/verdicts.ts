@@ -198,9 +198,7 @@ function tooSlow(actions: readonly TreeAction[], messages: readonly TreeMessage[
       if (!measured && THROUGHPUT.test(sentence)) measured = { ordinal: message.ordinal, sentence: clip(sentence.replace(/[`*]/g, ''), 200) };
     }
   }
-  // A rate given and then another candidate: judged too slow, unless the user asked for something else in between.
-  const userBetween = measured !== null && messages.some((m) => m.role === 'user' && m.ordinal > measured.ordinal && m.ordinal < (movedOnAt ?? 0));
-  return movedOnAt !== null && !userBetween ? measured : null;
+  return movedOnAt !== null ? measured : null;
 }
 
 /** `names`: what the assistant calls this candidate; `others`: what it calls the other tried candidates. */
