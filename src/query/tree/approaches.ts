@@ -3,6 +3,7 @@ import { shapeKey } from '../classify/shape.js';
 import type { TriedCandidate } from './tried.js';
 import { approachNames, modelStem as stem, sameWeightsShorter, weightsName, type Token, type Variant } from './approach-names.js';
 import type { TreeAction } from './types.js';
+import { askedBetween, type UserAsk } from './user-asks.js';
 
 /**
  * Approaches: the ways one candidate was run, when it was run in more than one. A way is the
@@ -207,7 +208,7 @@ function shapedActions(parent: TriedCandidate, slowAt: readonly number[], asks: 
       const working: boolean = lastLaunch !== null && !failedBetween(lastLaunch.seq, action.seq);
       // On a server that worked, a value the user asked for since ("now add --context-length 32768") is the request refined, not a way tried.
       const before = lastLaunch;
-      const askedFor = (t: Token): boolean => before !== null && working && t.role === 'defining' && !before.options.some((o) => o.key === t.key) && askedBetween(asks, t, ordinalOf(before.seq), ordinalOf(action.seq));
+      const askedFor = (t: Token): boolean => before !== null && working && t.role === 'defining' && !before.options.some((o) => o.key === t.key) && askedBetween(asks, t.key, ordinalOf(before.seq), ordinalOf(action.seq));
       const own: Token[] = optionsOf(action).filter((t) => !askedFor(t));
       const definingKey = (tokens: readonly Token[]): string => tokens.filter((t) => t.role === 'defining').map((t) => t.key).sort().join(' ');
       const sameSetting = [...launched].reverse().find((l) => definingKey(l.options) === definingKey(own));
@@ -346,27 +347,6 @@ function onlyPastABrokenStart(keys: readonly string[], approachKeys: readonly st
 }
 
 /** `slowAt`: ordinals of the messages that judged a run too slow (verdicts.ts `slowJudgements`). */
-/** A user's message: what they asked for, and when. */
-export interface UserAsk {
-  ordinal: number;
-  text: string;
-}
-
-/** How a user says a value: `32768` as "32768", "32k" or "32K"; anything else as itself. */
-function spellingsOf(value: string): string[] {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1000) return [value];
-  return [value, `${n / 1024}k`, `${n / 1000}k`].filter((v) => !v.includes('.'));
-}
-
-/** Whether a user message after `from` and up to `to` asks for the option's value. */
-function askedBetween(asks: readonly UserAsk[], token: Token, from: number, to: number): boolean {
-  const value = token.key.slice(token.key.indexOf('=') + 1);
-  if (value === '') return false;
-  const said = spellingsOf(value).map((v) => new RegExp(String.raw`(?<![\w.])${v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\w.])`, 'i'));
-  return asks.some((a) => a.ordinal > from && a.ordinal <= to && said.some((r) => r.test(a.text)));
-}
-
 /** `asks`: the user's messages, for options they asked for in the middle of a working deployment. */
 export function addApproaches(tried: TriedCandidate[], prose = '', slowAt: readonly number[] = [], asks: readonly UserAsk[] = []): TriedCandidate[] {
   const result: TriedCandidate[] = [];

@@ -75,12 +75,17 @@ function checkpointServed(lead: Lead, tried: readonly NamedTried[]): boolean {
   return tried.some((c) => c.actions.some((a) => (a.kind === 'serve' || a.rule === 'framework-probe') && a.model !== null && modelStem(a.model) === wanted));
 }
 
+/** A lead that is a model named with its size (`Qwen2.5-32B-Instruct`), not an option. */
+function sizedModelLead(lead: Lead): boolean {
+  return lead.kind === 'approach' && /-\d+(?:\.\d+)?[BM]\b/i.test(lead.name) && !/^-|=/.test(lead.name);
+}
+
 /**
  * A model proposed that is the one the session ran or fetched, shorter or longer spelled (`Llama-3.1-70B` for the
  * `meta-llama/Llama-3.1-70B-Instruct` it served and failed on): no other way to run it.
  */
 function modelItRan(lead: Lead, actions: TreeInput['actions']): boolean {
-  if (lead.kind !== 'approach' || !/-\d+(?:\.\d+)?[BM]\b/i.test(lead.name) || /^-|=/.test(lead.name)) return false;
+  if (!sizedModelLead(lead)) return false;
   const wanted = modelStem(lead.name);
   const plain = !namesWeightsFormat(wanted);
   return actions.some((a) => [a.model, a.kind === 'download' ? a.subject : null].some((m) => {
@@ -159,7 +164,7 @@ function enablerOfAnother(lead: Lead, leads: readonly Lead[]): boolean {
  * (`Llama-3.1-8B` beside `nvcr.io/nim/meta/llama-3.1-8b-instruct:1.13.1`).
  */
 function modelSaidOtherwise(lead: Lead, goal: string | null, names: readonly string[]): boolean {
-  if (lead.kind !== 'approach' || !/-\d+(?:\.\d+)?[BM]\b/i.test(lead.name) || /^-|=/.test(lead.name)) return false;
+  if (!sizedModelLead(lead)) return false;
   const wanted = modelStem(lead.name);
   const asked = (goal ?? '').split(/[\s,;()`'"]+/).some((word) => word.length > 4 && sameWeightsShorter(wanted, modelStem(word)));
   return asked || names.some((name) => name.toLowerCase() !== lead.name.toLowerCase() && name.toLowerCase().includes(wanted));

@@ -24,13 +24,13 @@ export function sentences(text: string): string[] {
   return out.map((s) => s.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim()).filter(Boolean);
 }
 
-function escape(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Whether `text` names any of `names` as a whole word (case-insensitive for words, exact for refs). */
 export function mentions(text: string, names: readonly string[]): boolean {
-  return names.some((name) => name.length >= 3 && new RegExp(`(?<![\\w/.:-])${escape(name)}(?![\\w/-]|:[\\w])`, /[/:]/.test(name) ? '' : 'i').test(text));
+  return names.some((name) => name.length >= 3 && new RegExp(`(?<![\\w/.:-])${escapeRegExp(name)}(?![\\w/-]|:[\\w])`, /[/:]/.test(name) ? '' : 'i').test(text));
 }
 
 /** Cue words of a judgement, strongest first. */

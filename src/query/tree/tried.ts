@@ -1,5 +1,6 @@
 import { frameworkById, frameworkOfPackage, frameworks, imageDisplayName, homeRelative, imageKey, signatureNamed } from '../classify/index.js';
-import { addApproaches, type UserAsk } from './approaches.js';
+import { addApproaches } from './approaches.js';
+import type { UserAsk } from './user-asks.js';
 import { hostCandidateName, sourceBuildName } from './naming.js';
 import type { CandidateKind, TreeAction } from './types.js';
 import { servedAsUnknownStack } from './unknown-stack.js';

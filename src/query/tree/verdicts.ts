@@ -213,6 +213,9 @@ export function judge(candidate: TriedCandidate, names: readonly string[], messa
   let reason: string;
   let followup: Judged['followup'] = null;
   const facts = factsOf(actions);
+  // Whether it served too slowly: read once, and only for a verdict no failure decided.
+  let slowRead: ReturnType<typeof tooSlow> | undefined;
+  const slowness = (): ReturnType<typeof tooSlow> => (slowRead === undefined ? (slowRead = tooSlow(actions, messages, movedOnAt, names, others)) : slowRead);
   if (lastHealthy && (!lastNegative || lastHealthy.seq > lastNegative.seq)) {
     verdict = 'accepted';
     for (const action of healthy) decisiveCalls.add(action.callId);
@@ -249,7 +252,7 @@ export function judge(candidate: TriedCandidate, names: readonly string[], messa
       const next = nextAssistant(messages, lastFailing.messageOrdinal);
       const judgement = next ? judgementClause([next.text, next.reasoning]) : null;
       reason = judgement ? `${shownLabels.join('; ')} — ${judgement}` : shownLabels.join('; ');
-    } else if (stated && !tooSlow(actions, messages, movedOnAt, names, others)) {
+    } else if (stated && !slowness()) {
       // A rate measured too low decides before words that may only weigh dropping it ("try MAXN before dropping Ollama").
       verdict = 'rejected';
       reason = stated.sentence;
@@ -262,7 +265,7 @@ export function judge(candidate: TriedCandidate, names: readonly string[], messa
         : `tried (${summary || 'no conclusive step'}); the transcript shows no conclusion`;
     }
   }
-  const slow = verdict !== 'rejected' ? tooSlow(actions, messages, movedOnAt, names, others) : null;
+  const slow = verdict !== 'rejected' ? slowness() : null;
   if (slow) {
     verdict = 'rejected';
     reason = `too slow — ${slow.sentence}`;
