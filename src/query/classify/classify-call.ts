@@ -58,11 +58,25 @@ function viewOf(command: ParsedCommand, tool: string, input: string, inner: Rule
 
 /** The units `systemctl start|restart|enable --now U…` starts. */
 function startedUnits(command: ParsedCommand): string[] {
+  if (command.program === 'launchctl') return launchedServices(command);
   if (command.program !== 'systemctl') return [];
   const args = command.argv.slice(1).filter((a) => !a.startsWith('-'));
   const verb = args[0] ?? '';
   if (!/^(?:start|restart|reload-or-restart|try-restart)$/.test(verb) && !(verb === 'enable' && command.argv.includes('--now'))) return [];
   return args.slice(1);
+}
+
+/**
+ * The launchd services a `launchctl` command starts: the property lists it loads (`bootstrap gui/501
+ * ~/Library/LaunchAgents/x.plist`, `load -w x.plist`), or the label it kicks (`kickstart -k gui/501/x`
+ * is `x.plist`).
+ */
+function launchedServices(command: ParsedCommand): string[] {
+  const args = command.argv.slice(1).filter((a) => !a.startsWith('-'));
+  const verb = args[0] ?? '';
+  if (verb === 'bootstrap' || verb === 'load') return args.slice(1).filter((a) => a.endsWith('.plist'));
+  if (verb === 'kickstart') return args.slice(1).map((a) => `${a.split('/').at(-1) as string}.plist`);
+  return [];
 }
 
 /** The script a command runs: `sh FILE`, `bash FILE`, `./FILE.sh`, `~/bin/x.sh` (not `bash -c …`, nor `bash -n FILE`, which only checks it). */
@@ -101,7 +115,7 @@ export function classifyCommands(commands: readonly ParsedCommand[], tool: strin
     const match = ruled ? withConfigFile(ruled, command.argv, cwd, frameworkById(ruled.framework ?? null), context) : null;
     if (match) found.push({ command, match, place: placeOf(command) });
     for (const child of substitutions) visit(child);
-    // Starting a systemd unit the session wrote runs its ExecStart on that host: that launch is classified too.
+    // Starting a systemd unit or a launchd service the session wrote runs its command on that host: that launch is classified too.
     for (const unit of startedUnits(command)) {
       const started = context?.unitCommand(unit);
       if (started) for (const launched of parseCommandLine(started, command.place)) visit(launched);

@@ -96,6 +96,11 @@ export class SessionContext implements ClassifyContext {
   }
 
   unitCommand(unit: string): string | null {
+    if (unit.endsWith('.plist')) {
+      const base = unit.split('/').at(-1) as string;
+      const file = this.files.find((path) => path === unit || path.endsWith(`/${base}`)).at(-1);
+      return file ? plistCommand(file.text) : null;
+    }
     const name = unit.endsWith('.service') ? unit : `${unit}.service`;
     const file = this.files.find((path) => path === name || path.endsWith(`/${name}`))[0];
     // systemd joins a line ending in a backslash with the next (`ExecStart=vllm serve M \` then `  --port 8000`).
@@ -138,4 +143,32 @@ export class SessionContext implements ClassifyContext {
     for (const [installed, spec] of this.installed) if (name.startsWith(`${installed}-`) || installed.startsWith(`${name}-`)) return spec;
     return null;
   }
+}
+
+/** The strings of a plist array under a key (`<key>ProgramArguments</key><array><string>…</string>…</array>`), unescaped. */
+function plistStrings(text: string, key: string): string[] {
+  const array = new RegExp(`<key>${key}</key>\\s*<array>([\\s\\S]*?)</array>`).exec(text)?.[1] ?? '';
+  return [...array.matchAll(/<string>([\s\S]*?)<\/string>/g)].map((m) => unescapeXml(m[1] as string));
+}
+
+function unescapeXml(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+}
+
+/**
+ * The command a launchd property list starts: its `EnvironmentVariables` as assignments, then its
+ * `ProgramArguments` (a word with spaces quoted), or its `Program`. A `bash -c` wrapper stays as written.
+ */
+export function plistCommand(text: string): string | null {
+  const words = plistStrings(text, 'ProgramArguments');
+  const program = /<key>Program<\/key>\s*<string>([\s\S]*?)<\/string>/.exec(text)?.[1];
+  const argv = words.length > 0 ? words : program ? [unescapeXml(program)] : [];
+  if (argv.length === 0) return null;
+  const env = /<key>EnvironmentVariables<\/key>\s*<dict>([\s\S]*?)<\/dict>/.exec(text)?.[1] ?? '';
+  const assignments = [...env.matchAll(/<key>([A-Za-z_][A-Za-z0-9_]*)<\/key>\s*<string>([\s\S]*?)<\/string>/g)].map((m) => `${m[1] as string}=${quoted(unescapeXml(m[2] as string))}`);
+  return [...assignments, ...argv.map(quoted)].join(' ');
+}
+
+function quoted(word: string): string {
+  return /^[\w@%+=:,./~-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -42,7 +42,7 @@ export interface ClassifyContext {
   composeServices(file: string | null, cwd: string | null): ComposeService[];
   /** The text of the latest known file of one of these names (in `cwd` first), or null: a config file a launch reads. */
   configFileText(names: readonly string[], cwd: string | null): string | null;
-  /** The command a systemd unit the session wrote or read starts (its last `ExecStart=`), by unit name. */
+  /** The command a service the session wrote or read starts, by unit name or property list: a systemd unit's last `ExecStart=`, a launchd plist's `ProgramArguments`. */
   unitCommand(unit: string): string | null;
   /** The commands of a shell script the session read or wrote (from its `#!` line on), by the path it is run by, or null. */
   scriptText(path: string, cwd: string | null): string | null;

@@ -48,6 +48,25 @@ export function namesWeightsFormat(name: string): boolean {
   return WEIGHTS_FORMAT.test(name);
 }
 
+/** Words of a model's name that say how its weights are stored, not which model it is: `-AWQ`, `-4bit`, `Q4_K_M`, `exl2_4.5bpw`, `-Instruct`. */
+const BUILD_WORDS = /(?:^|[-_.])(?:awq|gptq|gguf|exl2|mlx|fp8|fp16|bf16|fp4|nvfp4|int4|int8|w4a16|w8a8|\d+(?:\.\d+)?bpw|\d+bit|q\d(?:_[a-z0-9]+)*|instruct|it|chat|hf|dynamic|marlin)(?=$|[-_.])/gi;
+
+/** The model a weights name denotes, without how it is stored: `Llama-3.3-70B-Instruct-AWQ` and `llama-3.3-70b-instruct` are one model. */
+export function modelIdentity(model: string): string {
+  let name = modelStem(weightsName(model)).replace(/\.gguf$/i, '');
+  for (let before = ''; before !== name;) {
+    before = name;
+    name = name.replace(BUILD_WORDS, '');
+  }
+  return name;
+}
+
+/** Whether two weights names are builds of one model (a quantization, a conversion) rather than two models. */
+export function sameModel(a: string, b: string): boolean {
+  const [x, y] = [modelIdentity(a), modelIdentity(b)];
+  return x === y || (x.length >= 4 && y.length >= 4 && (x.startsWith(y) || y.startsWith(x)));
+}
+
 export function weightsName(model: string): string {
   const file = /^(?:~|\/)/.test(model) ? (model.replace(/\/+$/, '').split('/').at(-1) ?? model) : model;
   // The first part of a split GGUF (`X-Q8_0-00001-of-00002.gguf`) is the whole weights: llama.cpp loads the other parts beside it.
@@ -141,6 +160,9 @@ export function approachNames(prose: string, variants: readonly Variant[]): stri
     const before = variants[index - 1];
     const left = before && changed.length === 0 ? before.tokens.filter((t) => !variant.tokens.some((o) => o.option === t.option)) : [];
     if (left.length > 0 && variant.model === before?.model) return left.map((t) => `without ${t.typed.split(/[ =]/)[0] as string}`).join(' ');
+    // Another model (not another build of the same one) names the approach, whatever else changed with it.
+    const neighbour = variants[index + 1] ?? variants[index - 1];
+    if (variant.model !== null && neighbour?.model && !sameModel(variant.model, neighbour.model)) return weightsName(variant.model);
     // A layout changed (or a preset picked) names the approach even when the weights changed with it: `--tp 4`, not the checkpoint again.
     const layout = changed.filter((t) => t.layout || (t.preset && !opaqueAssignment(t)));
     if (layout.length > 0) return spoken(layout, variant.command);

@@ -59,14 +59,7 @@ function modelsVary(actions: readonly TreeAction[]): boolean {
   const shorter = (m: string): boolean => all.some((other) => other !== m && stem(other) !== stem(m) && sameWeightsShorter(stem(m), stem(other)));
   // One file or folder reached by two paths (`~/models/x.gguf`, `/home/me/models/x.gguf`) is one weights.
   const models = all.filter((m) => !shorter(m)).filter((m, i, kept) => kept.findIndex((o) => weightsName(o).toLowerCase() === weightsName(m).toLowerCase()) === i);
-  if (models.length < 2) return false;
-  const stems = models.map(stem);
-  const first = stems[0] as string;
-  return stems.every((s) => {
-    let common = 0;
-    while (common < s.length && common < first.length && s[common] === first[common]) common += 1;
-    return common >= 8;
-  });
+  return models.length >= 2;
 }
 
 const LAYOUT_LABELS = new Set(['--tp', '--pp', '--dp', '--ep', '--nnodes']);
@@ -268,7 +261,8 @@ function shapedActions(parent: TriedCandidate, slowAt: readonly number[], asks: 
   const noise = retriedRoutine(shaped, crashedBetween);
   for (const s of shaped) {
     s.tokens = s.tokens.filter((t) => !shared.has(t.key) && !noise.has(t.option));
-    s.key = `${s.tokens.map((t) => t.key).sort().join(' ')}|${s.model ?? ''}`;
+    // One file reached by two paths (`~/models/x.gguf`, `/Users/me/models/x.gguf`) is one weights.
+    s.key = `${s.tokens.map((t) => t.key).sort().join(' ')}|${s.model === null ? '' : weightsName(s.model)}`;
   }
   return probesJoinTheirLaunch(shaped, runBefore);
 }

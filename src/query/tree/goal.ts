@@ -80,16 +80,44 @@ export function asksForDeployment(text: string): boolean {
   return ASK_VERB.test(text) && object && !CLEANUP_ASK.test(text.trim());
 }
 
-/** The request as a run of sentences from its start, clipped. */
+/** A line of a shell session pasted with its prompt (`$ kubectl get pods`, `(serve) me@gpu-07:~$ pip install …`). */
+const PROMPT_LINE = /^\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:\S*\s*)?[$#>]\s+\S/;
+
+/**
+ * What the user wrote around what they pasted: fenced blocks, and lines of a log or of a shell session
+ * (a prompt line and the output under it) taken out. A message of nothing else keeps its text.
+ */
+function ownWords(text: string): string {
+  const unfenced = text.replace(/(^|\n)[ \t]*```[^\n]*\n[\s\S]*?(?:\n[ \t]*```[^\n]*|$)(?=\n|$)/g, '\n');
+  const kept: string[] = [];
+  let inSession = false;
+  for (const line of unfenced.split('\n')) {
+    if (line.trim() === '') {
+      inSession = false;
+      kept.push(line);
+      continue;
+    }
+    if (PROMPT_LINE.test(line)) inSession = true;
+    if (inSession || LOG_LINE.test(line)) continue;
+    kept.push(line);
+  }
+  const own = kept.join('\n').trim();
+  return /[\p{L}]{3}/u.test(own) ? own : text;
+}
+
+/** The request as a run of sentences from its start (or from its `Goal:` line), clipped. */
 function requestText(text: string): string {
-  return clip(sentences(text).join(' ').replace(LABEL, ''), 300);
+  const labelled = text.split('\n').findIndex((line) => LABEL.test(line));
+  const from = labelled > 0 ? text.split('\n').slice(labelled).join('\n') : text;
+  return clip(sentences(from).join(' ').replace(LABEL, ''), 300);
 }
 
 export function findGoal(messages: readonly TreeMessage[]): { text: string; ordinal: number } | null {
   const requests = messages
     .filter((m) => m.role === 'user')
     .map((m) => ({ ordinal: m.ordinal, text: typedPart(m.text) }))
-    .filter((m) => substantive(m.text));
+    .filter((m) => substantive(m.text))
+    .map((m) => ({ ordinal: m.ordinal, text: ownWords(m.text) }));
   // The first request when it asks for a deployment; a later one only when it plainly does (the first was a question, a fix).
   const [first] = requests;
   const chosen = first && asksForDeployment(first.text) ? first : (requests.find((m) => asksForDeployment(m.text) && DEPLOY_VERB.test(m.text)) ?? first);

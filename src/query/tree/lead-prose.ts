@@ -37,6 +37,24 @@ const FROM_SOURCE = /\b(?:build(?:ing)?|compil(?:e|ing))\b[^.;]{0,60}?\bfrom sou
 const DESCRIBES_ANOTHER = /-(?:based|style|like|compatible|powered|backed|derived)$/i;
 const VERSION = /^v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\+?$/;
 
+/**
+ * An option that says where a server listens or how a file is fetched (`--port 8001`,
+ * `OLLAMA_HOST=0.0.0.0:11434`, `--force-download`, `--api-key`), not how the model is served: no approach.
+ */
+function routingOption(token: string): boolean {
+  const name = (token.split(/[ =]/)[0] as string).replace(/^-+/, '').toLowerCase();
+  return /(?:^|[-_])(?:host|port|bind|listen|addr|address|origins?|api[-_]?key|(?:hf|auth|access)[-_]?token|download|upload|force|verbose|quiet|help|log[-_]?level|dry[-_]?run)$/.test(name);
+}
+
+/** Words after a stack's name (and its version) that make it a thing in place: `vLLM 0.9.2 venv`, `the SGLang unit`. */
+const IN_PLACE = /^(?:venv|virtualenv|env|environment|install|installation|unit|service|container|deployment)$/i;
+
+/** Whether the stack at `at` is named as what is there ("under vLLM 0.9.2", "the vLLM 0.9.2 venv"), not proposed. */
+function describesWhatIsThere(words: readonly string[], at: number): boolean {
+  const after = VERSION.test(words[at + 1] ?? '') ? words[at + 2] : words[at + 1];
+  return /^(?:under|beside|alongside)$/i.test(words[at - 1] ?? '') || IN_PLACE.test(after ?? '');
+}
+
 /** A word without its quotes, brackets and punctuation, and without a possessive ("vLLM's CPU backend" names vLLM). */
 function clean(word: string): string {
   return word.replace(/^[`'"(*[]+|[`'")*\],.;:!?]+$/g, '').replace(/['’]s$/, '');
@@ -102,7 +120,7 @@ function clauseLeads(clause: string, context: Framework | null, own: Framework |
   if (FROM_SOURCE.test(clause) && framework) found.push({ name: `${framework.label} from source`, kind: 'framework', framework: framework.id, version: null, generic: false });
   for (const token of backticked) {
     const option = OPTION.exec(token);
-    if (option) found.push({ name: ofStack(token.replace(/=/, token.startsWith('--') ? ' ' : '='), stack, own, tried), kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
+    if (option && !routingOption(token)) found.push({ name: ofStack(token.replace(/=/, token.startsWith('--') ? ' ' : '='), stack, own, tried), kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
   }
   if (ONE_NODE.test(clause) && /\b(?:nodes?|TP|tensor)\b/i.test(clause)) found.push({ name: 'single node', kind: 'approach', framework: framework?.id ?? null, version: null, generic: false });
   else if (!backticked.some((t) => OPTION.test(t))) {
@@ -115,6 +133,10 @@ function clauseLeads(clause: string, context: Framework | null, own: Framework |
   }
   mentioned.forEach(({ word, framework: f }, index) => {
     const at = words.indexOf(word);
+    // "torch would be downgraded under vLLM 0.9.2", "the vLLM venv": a stack named as what is already there.
+    if (describesWhatIsThere(words, at)) return;
+    // A variable of the stack (`OLLAMA_HOST=0.0.0.0:11434`) is an option, read with the backticked ones above.
+    if (/^[A-Z][A-Z0-9_]*=|^-/.test(word)) return;
     const next = words[at + 1] ?? '';
     const version = VERSION.exec(next)?.[1] ?? null;
     const backend = backendAfter(words.slice(at + 1, at + 4));
@@ -126,7 +148,9 @@ function clauseLeads(clause: string, context: Framework | null, own: Framework |
     }
   });
   // A stack no rule file names (lead-unknown.ts); a name any rule file knows (a stack, a sidecar) is read above or is none.
-  for (const name of unlistedStackNames(clause)) if (!frameworks().some((f) => namesFramework(f, name))) found.push({ name, kind: 'framework', framework: null, version: null, generic: false });
+  // A name that is the value of an option proposed with it (`ModelScope` beside `XINFERENCE_MODEL_SRC=modelscope`) is that option.
+  const optionValues = new Set(found.filter((l) => l.kind === 'approach').map((l) => (l.name.split(/[ =]/).at(-1) as string).toLowerCase()));
+  for (const name of unlistedStackNames(clause)) if (!frameworks().some((f) => namesFramework(f, name)) && !optionValues.has(name.toLowerCase())) found.push({ name, kind: 'framework', framework: null, version: null, generic: false });
   return found;
 }
 

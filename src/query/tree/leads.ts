@@ -208,7 +208,8 @@ export interface LeadText {
 export function extractLeads(texts: readonly LeadText[], context: LeadContext): Lead[] {
   const leads = new Map<string, Lead>();
   const add = (lead: Omit<Lead, 'mentions'>, mention: LeadMention): void => {
-    const key = lead.name.toLowerCase();
+    // "vLLM source build" and "vLLM from source" are one lead, called as it was first.
+    const key = lead.name.toLowerCase().replace(/ source build$/, ' from source');
     const existing = leads.get(key);
     if (existing) {
       if (!existing.mentions.some((m) => m.ordinal === mention.ordinal)) existing.mentions.push(mention);

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import type { SyntheticSession } from './helpers/synthetic-session.js';
+import { syntheticTrees } from './helpers/synthetic-trees.js';
+
+/**
+ * The eleventh round's rules, each on a session of its own (none is a story of the eval corpus):
+ * - another model (not another build of the same one) names the approach it was run with, whatever else changed;
+ * - a launchd service the session wrote and started runs its property list's command;
+ * - "give X a try" proposes X, "give NaNs" does not; a plural acronym, a service manager, an option that only
+ *   routes (a host, a port, a forced download), a stack named as what is there ("under vLLM 0.9.2") and a name
+ *   that is an option's value are no leads; "X source build" and "X from source" are one lead;
+ * - a pasted shell session is no part of the request, and a `Goal:` line starts it.
+ */
+const SERVE = (model: string, tp: number): string =>
+  `ssh me@w1 'docker rm -f v; docker run -d --name v --gpus all -p 8000:8000 vllm/vllm-openai:v0.9.2 --model ${model} --tensor-parallel-size ${tp}'`;
+const RATE = "ssh me@w1 'sleep 120; curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:8000/health; python3 bench.py --port 8000 | tail -1'";
+
+/** Two models compared, the second on one GPU: the approach is the model, not the layout that changed with it. */
+const OTHER_MODEL: SyntheticSession = {
+  id: 'syn-other-model',
+  title: 'A 70B too slow on two GPUs, then a 32B on one',
+  steps: [
+    { role: 'user', text: 'Serve a chat model with vLLM on w1 (two L40S), port 8000. It needs 30 tok/s per user at least.' },
+    { role: 'assistant', text: 'Llama 3.3 70B AWQ across both GPUs first.', calls: [{ command: SERVE('casperhansen/llama-3.3-70b-instruct-awq', 2), output: 'a1' }] },
+    { role: 'assistant', text: 'Check.', calls: [{ command: RATE, output: '200\nmean decode: 14.2 tok/s per user' }] },
+    { role: 'assistant', text: '14.2 tok/s per user: too slow for you. Qwen2.5 32B AWQ fits one GPU.', calls: [{ command: SERVE('Qwen/Qwen2.5-32B-Instruct-AWQ', 1), output: 'a2' }] },
+    { role: 'assistant', text: 'Check.', calls: [{ command: RATE, output: '200\nmean decode: 38.9 tok/s per user' }] },
+    { role: 'assistant', text: '38.9 tok/s per user with the 32B. Keeping it.' },
+  ],
+};
+
+const PLIST = `<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0">
+<dict>
+  <key>Label</key><string>com.me.llama</string>
+  <key>EnvironmentVariables</key>
+  <dict><key>LLAMA_CACHE</key><string>/Users/me/models</string></dict>
+  <key>ProgramArguments</key>
+  <array>
+    <string>/opt/homebrew/bin/llama-server</string>
+    <string>-m</string><string>/Users/me/models/Llama-3.1-8B-Instruct-Q8_0.gguf</string>
+    <string>--port</string><string>8080</string>
+  </array>
+  <key>RunAtLoad</key><true/>
+</dict>
+</plist>
+`;
+
+/** A launch agent written, bootstrapped and checked: what it runs is the candidate. */
+const LAUNCH_AGENT: SyntheticSession = {
+  id: 'syn-launch-agent',
+  title: 'llama-server as a launch agent on a Mac',
+  steps: [
+    { role: 'user', text: 'Keep Llama-3.1-8B running with llama.cpp on this Mac on port 8080, also after a reboot.' },
+    { role: 'assistant', text: 'A launch agent.', calls: [{ command: '', tool: 'Write', input: { file_path: '/Users/me/Library/LaunchAgents/com.me.llama.plist', content: PLIST }, output: 'File created' }] },
+    { role: 'assistant', text: 'Loading it.', calls: [{ command: 'launchctl bootstrap gui/501 ~/Library/LaunchAgents/com.me.llama.plist', output: '' }] },
+    { role: 'assistant', text: 'Check.', calls: [{ command: 'sleep 20; curl -s -o /dev/null -w "%{http_code}\\n" localhost:8080/health', output: '200' }] },
+    { role: 'assistant', text: 'Serving on :8080 and started at login. Say if it should be a LaunchDaemon instead, to run before anyone logs in.' },
+  ],
+};
+
+const VLLM = (args: string): string => `ssh me@g3 'source ~/venvs/v/bin/activate && vllm serve Qwen/Qwen3-8B --port 8000 ${args}'`;
+
+/** Prose around a working vLLM that names many things and proposes only two. */
+const NOT_LEADS: SyntheticSession = {
+  id: 'syn-not-leads',
+  title: 'vLLM after a NaN run, with options, a venv and a fallback talked about',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen3-8B with vLLM on g3, port 8000.' },
+    { role: 'assistant', text: 'Starting it in the existing venv.', calls: [{ command: VLLM('--dtype float16'), exit: 1, output: 'ValueError: The model produced NaNs in the logits with dtype float16.' }] },
+    {
+      role: 'assistant',
+      text: 'In float16 the model gives NaNs on these GPUs. bfloat16 instead. If the weights are broken we could add `--force-download` to the download, '
+        + 'and set `OLLAMA_HOST=0.0.0.0:11434` later for the other box. Upgrading torch is out: torch would be downgraded under vLLM 0.9.2, the vLLM 0.9.2 venv stays as it is.',
+      calls: [{ command: VLLM('--dtype bfloat16'), output: 'INFO:     Application startup complete.' }],
+    },
+    { role: 'assistant', text: 'Check.', calls: [{ command: "ssh me@g3 'curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:8000/health'", output: '200' }] },
+    {
+      role: 'assistant',
+      text: 'Serving in bfloat16. If it misbehaves again we could give mistral.rs a try, or use `XINFERENCE_MODEL_SRC=modelscope` so that xinference fetches from ModelScope. '
+        + 'Fallback: a vLLM source build. Later we could also build vLLM from source against the newer torch.',
+    },
+  ],
+};
+
+const PASTED = [
+  'I tried this myself first:',
+  '',
+  '(serve) me@gpu-07:~$ pip install vllm==0.10.1',
+  'ERROR: Could not find a version that satisfies the requirement torch==2.7.1',
+  '(serve) me@gpu-07:~$ nvidia-smi -L',
+  'GPU 0: NVIDIA L40S (UUID: GPU-1234)',
+  '',
+  'Goal: serve meta-llama/Llama-3.1-8B-Instruct with vLLM on gpu-07, port 8000, behind the existing nginx.',
+].join('\n');
+
+/** A request that opens with a pasted shell session and states its goal on a labelled line. */
+const PASTED_SESSION: SyntheticSession = {
+  id: 'syn-pasted-session',
+  title: 'A pasted pip failure, then the goal',
+  steps: [
+    { role: 'user', text: PASTED },
+    { role: 'assistant', text: 'Installing vLLM.', calls: [{ command: "ssh me@gpu-07 'python3 -m venv ~/v && ~/v/bin/pip install vllm==0.10.2'", output: 'Successfully installed vllm-0.10.2' }] },
+    { role: 'assistant', text: 'Serving.', calls: [{ command: "ssh me@gpu-07 'nohup ~/v/bin/vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000 > v.log 2>&1 & sleep 90; curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:8000/health'", output: '200' }] },
+    { role: 'assistant', text: 'vLLM 0.10.2 serves on :8000.' },
+  ],
+};
+
+const trees = syntheticTrees([OTHER_MODEL, LAUNCH_AGENT, NOT_LEADS, PASTED_SESSION], 'retrace-tree11r-');
+
+describe('another model names its approach', () => {
+  it('the model, not the layout that changed with it', () => {
+    const approaches = trees.tree('syn-other-model')?.candidates.filter((c) => c.kind === 'approach').map((c) => `${c.name} ${c.verdict}`);
+    expect(approaches).toEqual(['casperhansen/llama-3.3-70b-instruct-awq rejected', 'Qwen/Qwen2.5-32B-Instruct-AWQ accepted']);
+  });
+});
+
+describe('a launchd service runs its property list', () => {
+  it('the server a bootstrapped launch agent starts is the candidate, and the service manager named after it is no lead', () => {
+    expect(trees.names('syn-launch-agent')).toEqual(['llama.cpp accepted']);
+  });
+});
+
+describe('leads are software proposed to run', () => {
+  it('"give X a try", an option and a source build are leads; NaNs, routing options, a stack in place and an option value are not; two spellings of a source build are one', () => {
+    expect(trees.names('syn-not-leads').filter((n) => n.endsWith(' untested'))).toEqual(['mistral.rs untested', 'XINFERENCE_MODEL_SRC=modelscope untested', 'vLLM source build untested']);
+  });
+});
+
+describe('the goal is what the user asked in their own words', () => {
+  it('a pasted shell session is left out and the labelled goal line starts the request', () => {
+    expect(trees.tree('syn-pasted-session')?.goal).toMatch(/^serve meta-llama\/Llama-3\.1-8B-Instruct with vLLM on gpu-07/);
+  });
+});
