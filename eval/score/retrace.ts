@@ -155,7 +155,7 @@ export class RetraceStore {
       if (!parsed.success) throw new Error(`retrace plan: unexpected YAML (${parsed.error.issues[0]?.message})`);
       // Every plan must replay: its dry run validates it and renders every step for every role.
       const dry = this.run(['replay', out]);
-      if (!dry.ok) notes.push(`dry run of the plan failed: ${dry.stderr.split('\n')[0]}`);
+      if (!dry.ok) notes.push(`dry run of the plan failed: ${dry.stderr.trim().split('\n').slice(0, 4).join(' ')}`);
       return { ...substituteVariables(parsed.data), dryRun: dry.ok };
     });
     return { sessions, trees, timings, plans, notes };

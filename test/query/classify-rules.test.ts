@@ -143,6 +143,11 @@ const EXAMPLES: Record<string, Example[]> = {
     { line: 'kubectl apply -k apps/nim', files: MANIFEST, expect: { kind: 'serve', image: 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.0.0', framework: 'nim' } },
     { line: 'kubectl -n llm apply -f apps/nim/deployment.yaml', files: MANIFEST, expect: { kind: 'serve', image: 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.0.0' } },
   ],
+  'helm-release': [
+    { line: 'helm install my-nim nim-llm-1.3.0.tgz -n nim -f values.yaml', files: { '/home/ops/values.yaml': 'image:\n  repository: nvcr.io/nim/meta/llama-3.1-8b-instruct\n  tag: "1.3.3"\nresources:\n  limits:\n    nvidia.com/gpu: 1\n' }, expect: { kind: 'serve', image: 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3', framework: 'nim' } },
+    { line: 'helm upgrade --install vllm vllm/vllm-stack --set servingEngineSpec.modelSpec[0].repository=vllm/vllm-openai,servingEngineSpec.modelSpec[0].tag=v0.9.2', expect: { kind: 'serve', image: 'vllm/vllm-openai:v0.9.2', framework: 'vllm' } },
+    { line: 'helm upgrade my-nim nim-llm-1.3.0.tgz --reuse-values --set image.tag=1.8.0', workload: 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3', expect: { kind: 'serve', image: 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.8.0' } },
+  ],
   'kubectl-set-image': [
     { line: 'kubectl -n llm set image deploy/nim nim=nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3', expect: { kind: 'serve', image: 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3', framework: 'nim' } },
   ],

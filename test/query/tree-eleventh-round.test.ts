@@ -5,11 +5,13 @@ import { syntheticTrees } from './helpers/synthetic-trees.js';
 /**
  * The eleventh round's rules, each on a session of its own (none is a story of the eval corpus):
  * - another model (not another build of the same one) names the approach it was run with, whatever else changed;
- * - a launchd service the session wrote and started runs its property list's command;
+ * - a launchd service the session wrote and started runs its property list's command; a helm release runs the image
+ *   its values files and `--set` name;
  * - "give X a try" proposes X, "give NaNs" does not; a plural acronym, a service manager, an option that only
  *   routes (a host, a port, a forced download), a stack named as what is there ("under vLLM 0.9.2") and a name
  *   that is an option's value are no leads; "X source build" and "X from source" are one lead;
- * - a pasted shell session is no part of the request, and a `Goal:` line starts it.
+ * - a pasted shell session is no part of the request, and a `Goal:` line starts it;
+ * - a layout is a word of its own (`TP 4`), not a part of a profile's name (`…-fp8-tp2-throughput`, "the tp4 profile").
  */
 const SERVE = (model: string, tp: number): string =>
   `ssh me@w1 'docker rm -f v; docker run -d --name v --gpus all -p 8000:8000 vllm/vllm-openai:v0.9.2 --model ${model} --tensor-parallel-size ${tp}'`;
@@ -106,7 +108,62 @@ const PASTED_SESSION: SyntheticSession = {
   ],
 };
 
-const trees = syntheticTrees([OTHER_MODEL, LAUNCH_AGENT, NOT_LEADS, PASTED_SESSION], 'retrace-tree11r-');
+const MANIFEST = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: llama-nim
+spec:
+  replicas: 1
+  template:
+    spec:
+      containers:
+        - name: nim
+          image: nvcr.io/nim/meta/llama-3.1-70b-instruct:1.3.3
+          env:
+            - name: NIM_MODEL_PROFILE
+              value: tensorrt_llm-h100-fp8-tp2-throughput
+          resources:
+            limits:
+              nvidia.com/gpu: 2
+`;
+/** A NIM deployment on Kubernetes whose pinned profile does not fit; profiles named by their layout are no layout leads. */
+const NIM_K8S: SyntheticSession = {
+  id: 'syn-nim-k8s-profile',
+  title: 'NIM on k8s',
+  steps: [
+    { role: 'user', text: 'Deploy the llama-3.1-70b-instruct NIM on our k8s cluster (namespace llm) with 2 H100 PCIe.' },
+    { role: 'assistant', text: 'Writing the deployment.', calls: [{ command: '', tool: 'Write', input: { file_path: '/home/ops/k8s/nim.yaml', content: MANIFEST }, output: 'File created' }] },
+    { role: 'assistant', text: 'Applying.', calls: [{ command: 'kubectl -n llm apply -f k8s/nim.yaml', output: 'deployment.apps/llama-nim created' }] },
+    { role: 'assistant', text: 'Watching.', calls: [{ command: 'sleep 240; kubectl -n llm get pods', output: 'NAME                         READY   STATUS             RESTARTS      AGE\nllama-nim-6d5f8c7b9d-x2k4p   0/1     CrashLoopBackOff   3 (20s ago)   4m' }] },
+    { role: 'assistant', text: 'Logs.', calls: [{ command: 'kubectl -n llm logs deploy/llama-nim --previous | tail -5', output: 'INFO 2026-03-01 Selected profile: tensorrt_llm-h100-fp8-tp2-throughput\nERROR 2026-03-01 Profile tensorrt_llm-h100-fp8-tp2-throughput is not compatible with the detected hardware: NVIDIA H100 PCIe\nRuntimeError: Profile not compatible' }] },
+    { role: 'assistant', text: 'The pinned profile `tensorrt_llm-h100-fp8-tp2-throughput` is for SXM H100s and does not fit the PCIe cards. The tp4 PCIe profile would need four GPUs, which the node does not have free. I will stop here; nothing is serving.' },
+  ],
+};
+const VALUES = `image:
+  repository: nvcr.io/nim/meta/llama-3.1-8b-instruct
+  tag: "1.3.3"
+model:
+  ngcAPISecret: ngc-api
+resources:
+  limits:
+    nvidia.com/gpu: 1
+`;
+/** A NIM deployed with its helm chart from a values file, then upgraded to another tag with `--set`. */
+const HELM: SyntheticSession = {
+  id: 'syn-helm-release',
+  title: 'NIM via helm',
+  steps: [
+    { role: 'user', text: 'Deploy the llama-3.1-8b-instruct NIM with its helm chart on our cluster, namespace nim.' },
+    { role: 'assistant', text: 'Values first.', calls: [{ command: '', tool: 'Write', input: { file_path: '/home/ops/nim/values.yaml', content: VALUES }, output: 'File created' }] },
+    { role: 'assistant', text: 'Installing.', calls: [{ command: 'cd /home/ops/nim && helm install my-nim nim-llm-1.3.0.tgz -n nim -f values.yaml', output: 'NAME: my-nim\nSTATUS: deployed\nREVISION: 1' }] },
+    { role: 'assistant', text: 'Watching.', calls: [{ command: 'sleep 180; kubectl -n nim get pods', output: 'NAME                READY   STATUS             RESTARTS   AGE\nmy-nim-0            0/1     CrashLoopBackOff   4          3m' }] },
+    { role: 'assistant', text: 'Logs.', calls: [{ command: 'kubectl -n nim logs my-nim-0 | tail -3', output: 'ERROR Could not find a profile that is currently runnable with the detected hardware. Please check the system information below and/or refer to the supported models list.\nSYSTEM INFO: Free GPUs: <None>' }] },
+    { role: 'assistant', text: 'No runnable profile for these GPUs in 1.3.3. Upgrading to 1.8.0, which adds L40S profiles.', calls: [{ command: 'helm upgrade my-nim nim-llm-1.3.0.tgz -n nim --reuse-values --set image.tag=1.8.0', output: 'Release "my-nim" has been upgraded. Happy Helming!\nREVISION: 2' }] },
+    { role: 'assistant', text: 'Check.', calls: [{ command: 'sleep 300; kubectl -n nim port-forward svc/my-nim 8000:8000 & sleep 3; curl -s -o /dev/null -w "%{http_code}\\n" localhost:8000/v1/health/ready', output: '200' }] },
+    { role: 'assistant', text: 'Ready on 1.8.0.' },
+  ],
+};
+const trees = syntheticTrees([OTHER_MODEL, LAUNCH_AGENT, NOT_LEADS, PASTED_SESSION, NIM_K8S, HELM], 'retrace-tree11r-');
 
 describe('another model names its approach', () => {
   it('the model, not the layout that changed with it', () => {
@@ -121,9 +178,23 @@ describe('a launchd service runs its property list', () => {
   });
 });
 
+describe('a helm release runs the image its values name', () => {
+  it('the tag of a values file, then the tag an upgrade sets, each judged by the pods and logs after it', () => {
+    expect(trees.names('syn-helm-release')).toEqual(['nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3 rejected', 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.8.0 accepted']);
+    expect(trees.candidate('syn-helm-release', 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3')?.reason).toContain('Could not find a profile');
+  });
+});
+
 describe('leads are software proposed to run', () => {
   it('"give X a try", an option and a source build are leads; NaNs, routing options, a stack in place and an option value are not; two spellings of a source build are one', () => {
     expect(trees.names('syn-not-leads').filter((n) => n.endsWith(' untested'))).toEqual(['mistral.rs untested', 'XINFERENCE_MODEL_SRC=modelscope untested', 'vLLM source build untested']);
+  });
+});
+
+describe('a layout is said in words of its own', () => {
+  it('a profile whose name holds its layout (`…-tp2-throughput`, "the tp4 profile") proposes no layout', () => {
+    expect(trees.names('syn-nim-k8s-profile')).toEqual(['nvcr.io/nim/meta/llama-3.1-70b-instruct:1.3.3 rejected']);
+    expect(trees.candidate('syn-nim-k8s-profile', 'nvcr.io/nim/meta/llama-3.1-70b-instruct:1.3.3')?.reason).toContain('not compatible');
   });
 });
 

@@ -25,6 +25,12 @@ describe('shell quoting of substituted values', () => {
     expect(placeholdersOf('{{ a }} {{b}} {{ a }} {{.C}}')).toEqual(['a', 'b']);
   });
 
+  it("reads a Go template's own words (end, else) as the template's, not as placeholders", () => {
+    const command = `docker inspect --format '{{range .Mounts}}{{.Source}}{{ end }}{{if .State.Running}}up{{else}}down{{end}}' {{ name }}`;
+    expect(placeholdersOf(command)).toEqual(['name']);
+    expect(renderTemplate(command, { name: 'sg' })).toBe(command.replace('{{ name }}', 'sg'));
+  });
+
   it('quotes for the context it lands in: bare, single-quoted, double-quoted, $\'…\'', () => {
     const value = `x'y"z$HOME\`id\`\\`;
     for (const template of [

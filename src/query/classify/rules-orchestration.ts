@@ -19,7 +19,7 @@ interface ComposeCall {
 }
 
 /** Every value of one option (`-f a.yaml -f b.yaml`, `--file=c.yaml`). */
-function optionValues(args: readonly string[], names: readonly string[]): string[] {
+export function optionValues(args: readonly string[], names: readonly string[]): string[] {
   const values: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;

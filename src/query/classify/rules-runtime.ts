@@ -1,4 +1,5 @@
 import { INSTALLED_RULES } from './rules-installed.js';
+import { HELM_RULES } from './rules-helm.js';
 import { ORCHESTRATION_RULES } from './rules-orchestration.js';
 import { frameworkById, frameworkIn, frameworks, imageDisplayName, isLocalHost, looksLikeModelId, parseEndpoint, type Framework } from './names.js';
 import type { CompiledLauncher } from '../rules/compile.js';
@@ -312,6 +313,7 @@ export const RUNTIME_RULES: readonly Rule[] = [
     },
   },
   ...ORCHESTRATION_RULES,
+  ...HELM_RULES,
   {
     name: 'serve-launcher',
     kind: 'serve',

@@ -131,7 +131,7 @@ export class SessionState {
         action.config = joinShapes(action.config, extra.join(' '));
       }
     }
-    if (action.image && action.kind === 'serve' && /^(?:manifest-apply|kubectl-set-image|kubectl-run)$/.test(action.rule)) this.context.rolledTo(action.image);
+    if (action.image && action.kind === 'serve' && /^(?:manifest-apply|kubectl-set-image|kubectl-run|helm-release)$/.test(action.rule)) this.context.rolledTo(action.image);
     // A call that rolls the workload and then reads its logs reads the new image's logs.
     if (action.rule === 'workload-inspect') action.image = this.context.currentWorkloadImage() ?? action.image;
   }

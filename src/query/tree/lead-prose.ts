@@ -31,7 +31,8 @@ const QUANT = /(?:^|[-_.])(?:AWQ|GPTQ|GGUF|EXL2|FP8|FP4|NVFP4|INT4|INT8|W4A16|W8
 /** A model of another size (`Qwen2.5-32B-Instruct`, `Llama-3.1-8B`): a name with its parameter count as a part of its own. */
 const SIZED = /^[A-Za-z][\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?[BM](?:-[\w.]+)*$/;
 const OPTION = /^(--[a-z][\w-]*(?:[ =][\w.:/-]+)?|[A-Z][A-Z0-9_]{2,}=[\w.:/-]+)$/;
-const LAYOUT = /\b(TP|PP|tensor[- ]parallel(?:ism)?|pipeline[- ]parallel(?:ism)?)\s*(?:=|of|size)?\s*(\d+)\b/gi;
+/** A layout said in words (`TP 4`, `pipeline parallel 2`), not a part of a longer name (`tensorrt_llm-h100-fp8-tp2-throughput`). */
+const LAYOUT = /(?<![\w.-])(TP|PP|tensor[- ]parallel(?:ism)?|pipeline[- ]parallel(?:ism)?)\s*(?:=|of|size)?\s*(\d+)(?![\w-])(?!(?:\s+[\w-]+)?\s+profiles?\b)/gi;
 const ONE_NODE = /\b(?:a |one |single )(?:[\w×.-]+ ){0,2}node\b(?! each)/i;
 const FROM_SOURCE = /\b(?:build(?:ing)?|compil(?:e|ing))\b[^.;]{0,60}?\bfrom source\b|\bsource build\b/i;
 const DESCRIBES_ANOTHER = /-(?:based|style|like|compatible|powered|backed|derived)$/i;

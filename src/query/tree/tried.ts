@@ -26,7 +26,7 @@ export interface TriedCandidate {
 /** Rules whose actions run or fetch a candidate (research about it, like a manifest listing, does not). */
 const RUNNING_RULES = new Set([
   'image-pull', 'container-serve', 'container-cluster', 'container-build', 'container-probe', 'container-exec', 'source-build', 'engine-build', 'serve-launcher', 'env-probe', 'package-install',
-  'framework-probe', 'compose-pull', 'compose-serve', 'compose-logs', 'manifest-apply', 'kubectl-set-image', 'kubectl-run', 'workload-inspect', 'image-commit', 'installed-serve',
+  'framework-probe', 'compose-pull', 'compose-serve', 'compose-logs', 'manifest-apply', 'helm-release', 'kubectl-set-image', 'kubectl-run', 'workload-inspect', 'image-commit', 'installed-serve',
 ]);
 const HOST_KINDS = new Set(['install', 'probe', 'serve', 'build', 'cluster']);
 /** Steps that run a candidate on its host (an install or a pull only fetches it). */

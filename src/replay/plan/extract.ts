@@ -13,6 +13,7 @@ import { segmentsOf, type Segment } from './segments.js';
 import type { SecretReference } from './secrets.js';
 import { stripUnusedBearer } from './secrets.js';
 import { splitTrailingCheck } from './trailing-check.js';
+import { placeholdersOf } from './template.js';
 import { unitOf, type Unit } from './units.js';
 import { findVariables, type FoundVariable } from './variables.js';
 import { roleWorkdirs } from './workdir-variables.js';
@@ -185,7 +186,7 @@ function extractFrom(recorded: RecordedSession): Extraction {
   }
   uniqueIds(steps);
   markIndependent(steps, groupOf);
-  const used = new Set(steps.flatMap((step) => [step.command, step.guard ?? '', step.workdir ?? ''].join('\n').match(/\{\{\s*([A-Za-z_]\w*)/g) ?? []).map((m) => m.replace(/^\{\{\s*/, '')));
+  const used = new Set(steps.flatMap((step) => placeholdersOf([step.command, step.guard ?? '', step.workdir ?? ''].join('\n'))));
   const plan = planSchema.parse({
     version: PLAN_VERSION,
     session: recorded.session,

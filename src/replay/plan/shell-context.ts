@@ -1,3 +1,5 @@
+import { PLACEHOLDER_SOURCE } from './placeholder.js';
+
 /**
  * Where a `{{ name }}` placeholder lands in a command, as the shells that read it will see it: the
  * quotes around it, command substitutions (`$( … )`, at any depth, with their own quotes), here
@@ -23,7 +25,7 @@ export interface PlaceholderSite {
 }
 
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox']);
-const PLACEHOLDER_START = /\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:\|\s*[a-z_]+\s*)?\}\}/y;
+const PLACEHOLDER_START = new RegExp(PLACEHOLDER_SOURCE, 'y');
 
 type Frame =
   | { kind: 'code'; closer: ')' | null; words: string[]; word: string; wordStart: number | null; scriptWord: boolean }

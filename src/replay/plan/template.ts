@@ -1,14 +1,15 @@
+import { PLACEHOLDER_SOURCE } from './placeholder.js';
 import { placeholderSites, type Layer } from './shell-context.js';
 
 /**
  * Plan commands name their variables as `{{ name }}`. Substitution shell-quotes the value for
  * the quoting context it lands in, so a value arrives as one word, byte for byte, whatever it
  * holds: quotes, `$`, backticks, newlines. Only declared names are replaced, so Go templates
- * (`docker ps --format '{{.Names}}'`) pass through. Secrets are not substituted at all: a plan
+ * (`docker ps --format '{{.Names}}'`, `{{ end }}`) pass through. Secrets are not substituted at all: a plan
  * writes them as shell references (`${HF_TOKEN}`) and their values travel apart (see the runner).
  */
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\|\s*([a-z_]+)\s*)?\}\}/g;
+const PLACEHOLDER = new RegExp(PLACEHOLDER_SOURCE, 'g');
 
 /**
  * Values derived from a variable, written as `{{ name | filter }}` so a `--var` moves them too:
