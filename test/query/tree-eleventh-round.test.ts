@@ -6,7 +6,8 @@ import { syntheticTrees } from './helpers/synthetic-trees.js';
  * The eleventh round's rules, each on a session of its own (none is a story of the eval corpus):
  * - another model (not another build of the same one) names the approach it was run with, whatever else changed;
  * - a launchd service the session wrote and started runs its property list's command; a helm release runs the image
- *   its values files and `--set` name;
+ *   its values files and `--set` name; a build in a dev container runs where `docker exec -w DIR` says, and a compiler
+ *   killed by signal 9 fails it;
  * - "give X a try" proposes X, "give NaNs" does not; a plural acronym, a service manager, an option that only
  *   routes (a host, a port, a forced download), a stack named as what is there ("under vLLM 0.9.2") and a name
  *   that is an option's value are no leads; "X source build" and "X from source" are one lead;
@@ -163,7 +164,21 @@ const HELM: SyntheticSession = {
     { role: 'assistant', text: 'Ready on 1.8.0.' },
   ],
 };
-const trees = syntheticTrees([OTHER_MODEL, LAUNCH_AGENT, NOT_LEADS, PASTED_SESSION, NIM_K8S, HELM], 'retrace-tree11r-');
+/** TensorRT-LLM built in a PyTorch dev container (`docker exec -w`), the compiler OOM-killed behind a tail, then the release image (the dev image is the candidate, as readers name it). */
+const BUILT_IN_BASE: SyntheticSession = {
+  id: 'syn-built-in-base',
+  title: 'trtllm built in a base container',
+  steps: [
+    { role: 'user', text: 'Build TensorRT-LLM v0.19.0 from source on g4 (4x L40S) and serve Llama-3.3-70B with trtllm-serve.' },
+    { role: 'assistant', text: 'A dev container.', calls: [{ command: "ssh me@g4 'docker run -d --name trtllm-dev --gpus all -v /src:/src nvcr.io/nvidia/pytorch:25.03-py3 sleep infinity'", output: 'abc123' }] },
+    { role: 'assistant', text: 'Clone.', calls: [{ command: "ssh me@g4 'cd /src && git clone -b v0.19.0 https://github.com/NVIDIA/TensorRT-LLM.git && cd TensorRT-LLM && git lfs pull'", output: 'Cloning into TensorRT-LLM...' }] },
+    { role: 'assistant', text: 'Build.', calls: [{ command: "ssh me@g4 'docker exec -w /src/TensorRT-LLM trtllm-dev python3 ./scripts/build_wheel.py --cuda_architectures \"89-real\" --clean 2>&1 | tail -3'", output: 'nvcc error   : \'cicc\' died due to signal 9 (Kill signal)\nninja: build stopped: subcommand failed.\nsubprocess.CalledProcessError: Command \'cmake --build . --config Release --parallel 64\' returned non-zero exit status 1.' }] },
+    { role: 'assistant', text: 'The compiler was killed for memory. The prebuilt release container instead.', calls: [{ command: "ssh me@g4 'docker pull nvcr.io/nvidia/tensorrt-llm/release:0.19.0'", output: 'Status: Downloaded newer image' }] },
+    { role: 'assistant', text: 'Serve.', calls: [{ command: "ssh me@g4 'docker run -d --gpus all -p 8000:8000 nvcr.io/nvidia/tensorrt-llm/release:0.19.0 trtllm-serve nvidia/Llama-3.3-70B-Instruct-FP8 --tp_size 4; sleep 600; curl -s -o /dev/null -w \"%{http_code}\\n\" localhost:8000/health'", output: '200' }] },
+    { role: 'assistant', text: 'Serving.' },
+  ],
+};
+const trees = syntheticTrees([OTHER_MODEL, LAUNCH_AGENT, NOT_LEADS, PASTED_SESSION, NIM_K8S, HELM, BUILT_IN_BASE], 'retrace-tree11r-');
 
 describe('another model names its approach', () => {
   it('the model, not the layout that changed with it', () => {
@@ -182,6 +197,14 @@ describe('a helm release runs the image its values name', () => {
   it('the tag of a values file, then the tag an upgrade sets, each judged by the pods and logs after it', () => {
     expect(trees.names('syn-helm-release')).toEqual(['nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3 rejected', 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.8.0 accepted']);
     expect(trees.candidate('syn-helm-release', 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3')?.reason).toContain('Could not find a profile');
+  });
+});
+
+describe('a build in a dev container', () => {
+  it('runs in the directory `docker exec -w` names, and a compiler killed by signal 9 fails it behind a tail', () => {
+    expect(trees.names('syn-built-in-base')).toEqual(['nvcr.io/nvidia/pytorch:25.03-py3 rejected', 'nvcr.io/nvidia/tensorrt-llm/release:0.19.0 accepted']);
+    expect(trees.candidate('syn-built-in-base', 'nvcr.io/nvidia/pytorch:25.03-py3')?.reason).toContain('cicc');
+    expect(trees.candidate('syn-built-in-base', 'nvcr.io/nvidia/pytorch:25.03-py3')?.framework).toBe('trtllm');
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ParsedCommand, Place } from '../shell/index.js';
-import { commandText, parseCommandLine } from '../shell/index.js';
+import { commandText, parseCommandLine, parseDockerExec } from '../shell/index.js';
 import type { ActionKind } from './kinds.js';
 import { withConfigFile } from './config-file.js';
 import { frameworkById } from './names.js';
@@ -96,9 +96,16 @@ function withAssignments(body: string): string {
   return body.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced?: string, bare?: string) => values.get((braced ?? bare) as string) ?? whole);
 }
 
-export function classifyCommands(commands: readonly ParsedCommand[], tool: string, input = '{}', context: ClassifyContext | null = null): ClassifiedCommand[] {
+/** The directory a `docker exec -w DIR` runs its command in: where a build inside a dev container builds. */
+function execWorkdir(command: ParsedCommand): string | null {
+  if (command.carrier !== 'docker exec') return null;
+  const sub = command.argv[1] === 'container' ? 2 : 1;
+  return parseDockerExec(command.argv, sub + 1)?.workdir ?? null;
+}
+
+export function classifyCommands(commands: readonly ParsedCommand[], tool: string, input = '{}', context: ClassifyContext | null = null, startCwd: string | null = null): ClassifiedCommand[] {
   const found: ClassifiedCommand[] = [];
-  let cwd: string | null = null;
+  let cwd: string | null = startCwd;
   const visit = (command: ParsedCommand): void => {
     const substitutions = command.children.filter((child) => child.via === 'substitution');
     const carried = command.children.filter((child) => child.via !== 'substitution');
@@ -109,7 +116,7 @@ export function classifyCommands(commands: readonly ParsedCommand[], tool: strin
     }
     let inner: RuleMatch | null = null;
     if (command.carrier !== null) {
-      inner = mostSignificant(classifyCommands(carried, tool, input, context));
+      inner = mostSignificant(classifyCommands(carried, tool, input, context, execWorkdir(command)));
     }
     const ruled = applyRules(viewOf(command, tool, input, inner, cwd, context));
     const match = ruled ? withConfigFile(ruled, command.argv, cwd, frameworkById(ruled.framework ?? null), context) : null;

@@ -162,6 +162,8 @@ export interface ContainerExec {
   command: string[];
   detached: boolean;
   env: Record<string, string>;
+  /** The directory the command runs in (`-w DIR`), or null for the container's own. */
+  workdir: string | null;
 }
 
 const EXEC_LONG_WITH_VALUE = new Set(['--env', '--env-file', '--user', '--workdir', '--detach-keys', '--container', '--namespace', '-n', '-c']);
@@ -176,7 +178,8 @@ export function parseDockerExec(argv: readonly string[], start: number): Contain
     const eq = pair.indexOf('=');
     if (eq > 0) env[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
-  return { container, command: argv.slice(index + 1), detached: hasFlag(options, '--detach', 'd'), env };
+  const workdir = optionValues(options, '--workdir', '-w').at(-1) ?? null;
+  return { container, command: argv.slice(index + 1), detached: hasFlag(options, '--detach', 'd'), env, workdir };
 }
 
 /** `kubectl exec [opts] POD -- CMD…` (start = index after `exec`). */
@@ -186,5 +189,5 @@ export function parseKubectlExec(argv: readonly string[], start: number): Contai
   const { index } = firstPositional(argv.slice(0, dashes), start, (o) => EXEC_LONG_WITH_VALUE.has(o) || o === '-c' || o === '-n');
   const pod = argv[index];
   if (!pod || index >= dashes) return null;
-  return { container: pod.replace(/^pods?\//, ''), command: argv.slice(dashes + 1), detached: false, env: {} };
+  return { container: pod.replace(/^pods?\//, ''), command: argv.slice(dashes + 1), detached: false, env: {}, workdir: null };
 }
