@@ -88,12 +88,23 @@ export class TmuxTerminal {
     this.tmux('resize-window', '-t', this.target, '-x', String(columns), '-y', String(rows));
   }
 
+  /**
+   * The first screen that satisfies `check` and is still the same one poll later: a capture taken
+   * while the app was part-way through writing a frame (the top drawn, the bottom not yet) is
+   * never returned, so what a test asserts next is about a whole frame.
+   */
   async waitFor(check: (screen: string) => boolean, what: string, timeoutMs = 15_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     let screen = '';
+    let matched: string | null = null;
     while (Date.now() < deadline) {
       screen = this.screen();
-      if (check(screen)) return screen;
+      if (check(screen)) {
+        if (screen === matched) return screen;
+        matched = screen;
+      } else {
+        matched = null;
+      }
       await new Promise((resolve) => setTimeout(resolve, 40));
     }
     throw new Error(`tmux: timed out waiting for ${what}; the screen:\n${screen}`);
