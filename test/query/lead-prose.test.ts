@@ -25,6 +25,18 @@ describe('leads named in prose', () => {
     expect(leads("I haven't tried Intel's IPEX-LLM or exo.")).toEqual(['IPEX-LLM framework', 'exo framework']);
   });
 
+  it('a number measured in a unit after a stack is no version of it, nor is one after an image already tagged', () => {
+    expect(leads('Kept on disk: `dustynv/ollama:0.6.8-r36.4-cu126-22.04` 4.1 GB, if you want to try again.')).not.toContain('Ollama 4.1 framework');
+    expect(leads('Kept on disk: the Ollama image, 4.1 GB, if you want to try again.')).not.toContain('Ollama 4.1 framework');
+    const rated = leads('Ollama 9.6 tok/s, so we could try vLLM 0.6.4 instead.');
+    expect(rated).toContain('vLLM 0.6.4 framework');
+    expect(rated).not.toContain('Ollama 9.6 framework');
+  });
+
+  it('a glob of profile names (`tensorrt_llm-a100-bf16-tp8-*`) names no stack to try', () => {
+    expect(leads('The A100 profiles are `tensorrt_llm-a100-bf16-tp8-*`, so the coder would have to go.', 'nim')).toEqual([]);
+  });
+
   it('a layout degree counts GPUs or nodes: llama-bench\'s pp512 / tg128 are no pipeline layout', () => {
     expect(leads('We could compare pp512 and tg128 from llama-bench.', 'llama.cpp')).toEqual([]);
     expect(leads('We could also try TP=2 instead.', 'vllm')).toEqual(['--tensor-parallel-size 2 approach']);

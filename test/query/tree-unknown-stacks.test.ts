@@ -106,7 +106,33 @@ const TOOLS: SyntheticSession = {
   ],
 };
 
-const t = syntheticTrees([IMAGES, SIDECARS, ORCHESTRATED, PACKAGE, CRATE, RELEASE, TOOLS], 'retrace-unknown-stacks-');
+/** A gateway the user asked for by name: its guessed tag fails to pull, the next one serves; the chat UI nobody asked for is none. */
+const ASKED_GATEWAY: SyntheticSession = {
+  id: 'syn-asked-gateway',
+  title: 'A vLLM server and the LiteLLM gateway the user asked for',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-7B-Instruct with vLLM on box1 and put a LiteLLM gateway on port 4000 in front of it.' },
+    { role: 'assistant', text: 'The server.', calls: [{ command: "ssh me@box1 'docker run -d --name llm --gpus all -p 8000:8000 vllm/vllm-openai:v0.9.2 --model Qwen/Qwen2.5-7B-Instruct; sleep 90; curl -s localhost:8000/v1/models'", output: '{"object":"list","data":[{"id":"Qwen/Qwen2.5-7B-Instruct"}]}' }] },
+    { role: 'assistant', text: 'vLLM answers at 42 tok/s single stream. Now the gateway image.', calls: [{ command: "ssh me@box1 'docker pull ghcr.io/acme-gw/litellm:v2.1-stable'", exit: 1, output: 'Error response from daemon: manifest unknown' }] },
+    { role: 'assistant', text: 'That tag does not exist; the stable tags carry a main- prefix.', calls: [{ command: "ssh me@box1 'docker run -d --name gw -p 4000:4000 ghcr.io/acme-gw/litellm:main-v2.1-stable --port 4000; sleep 10; docker logs gw 2>&1 | tail -2'", output: 'INFO:     Started server process [1]\nINFO:     Uvicorn running on http://0.0.0.0:4000' }] },
+    { role: 'assistant', text: 'A chat UI as well.', calls: [{ command: "ssh me@box1 'docker run -d --name ui -p 3000:8080 ghcr.io/open-webui/open-webui:main'", output: 'def' }] },
+    { role: 'assistant', text: 'vLLM serves behind the gateway on 4000.' },
+  ],
+};
+
+/** A chat UI named as the client of the server ("for LibreChat"), then started: still no candidate. */
+const CLIENT_NAMED: SyntheticSession = {
+  id: 'syn-client-named',
+  title: 'A server for LibreChat, and LibreChat started beside it',
+  steps: [
+    { role: 'user', text: 'Serve Qwen/Qwen2.5-7B-Instruct with vLLM on box1, OpenAI-compatible on port 8000 for LibreChat.' },
+    { role: 'assistant', text: 'The server.', calls: [{ command: "ssh me@box1 'docker run -d --name llm --gpus all -p 8000:8000 vllm/vllm-openai:v0.9.2 --model Qwen/Qwen2.5-7B-Instruct; sleep 90; curl -s localhost:8000/v1/models'", output: '{"object":"list","data":[{"id":"Qwen/Qwen2.5-7B-Instruct"}]}' }] },
+    { role: 'assistant', text: 'Pointing LibreChat at it.', calls: [{ command: "ssh me@box1 'docker run -d --name chat -p 3080:3080 ghcr.io/danny-avila/librechat:v0.7.7'", output: 'e1' }] },
+    { role: 'assistant', text: 'LibreChat talks to vLLM on 8000.' },
+  ],
+};
+
+const t = syntheticTrees([IMAGES, SIDECARS, ORCHESTRATED, PACKAGE, CRATE, RELEASE, TOOLS, ASKED_GATEWAY, CLIENT_NAMED], 'retrace-unknown-stacks-');
 
 describe('serving stacks no rule file names', () => {
   it('an image run as a service is a candidate with the verdict its logs or checks give', () => {
@@ -145,5 +171,18 @@ describe('serving stacks no rule file names', () => {
 
   it('packages started on a port that were asked for no model are tools', () => {
     expect(t.names('syn-unlisted-tools')).toEqual([]);
+  });
+
+  it('a sidecar the user asked for by name is a candidate: a guessed tag that does not pull is rejected, the tag that runs accepted', () => {
+    expect(t.names('syn-asked-gateway')).toEqual(['vllm/vllm-openai:v0.9.2 accepted', 'ghcr.io/acme-gw/litellm:v2.1-stable rejected', 'ghcr.io/acme-gw/litellm:main-v2.1-stable accepted']);
+    expect(t.candidate('syn-asked-gateway', 'ghcr.io/acme-gw/litellm:v2.1-stable')?.reason).toMatch(/manifest unknown/);
+  });
+
+  it('going on from the server to the gateway is no move away from the server: no turn, and its measured rate judges nothing', () => {
+    expect(t.tree('syn-asked-gateway')?.pivots.map((p) => `${p.from} → ${p.to}`)).toEqual(['ghcr.io/acme-gw/litellm:v2.1-stable → ghcr.io/acme-gw/litellm:main-v2.1-stable']);
+  });
+
+  it('a sidecar named only as the client of the server ("for LibreChat") is none, though the session starts it', () => {
+    expect(t.names('syn-client-named')).toEqual(['vllm/vllm-openai:v0.9.2 accepted']);
   });
 });

@@ -91,9 +91,19 @@ function servedModel(args: readonly string[], launch: Launch): string | null {
   const positional = launch.modelAfter !== null ? args[launch.modelAfter] : undefined;
   const model = explicit ?? (positional && !positional.startsWith('-') ? positional : null);
   const served = launch.framework.servedNameOptions.length > 0 ? optionValue(args, launch.framework.servedNameOptions) : null;
-  // A local path tells less than the name it is served under.
-  if (model && model.startsWith('/') && served) return served;
+  if (model && served && servedNameTellsMore(model, served)) return served;
   return model ?? served;
+}
+
+/**
+ * A local path tells less than the name it is served under when that name is a repository id
+ * (`/models/L` served as `meta/L-70B`) or the path's folder names no model (`/models/model`); a
+ * folder named for its weights (`/home/sam/models/MythoMax-L2-13B-GPTQ` served as `mythomax`) tells more.
+ */
+function servedNameTellsMore(model: string, served: string): boolean {
+  if (!/^[/~]/.test(model)) return false;
+  const folder = model.replace(/\/+$/, '').split('/').at(-1) ?? '';
+  return served.includes('/') || !/\d/.test(folder);
 }
 
 /** The port a launch listens on: its port option (`--bind 0.0.0.0:8000` counts), else none. */

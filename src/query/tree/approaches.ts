@@ -54,7 +54,9 @@ function servedModel(action: TreeAction): string | null {
 function modelsVary(actions: readonly TreeAction[]): boolean {
   const launches = actions.filter((a) => a.kind === 'serve' || a.rule === 'framework-probe');
   // A path served under a name elsewhere (`--model-path /models/X --served-model-name x`) is those weights, named.
-  const servedAs = (m: string): boolean => /^[~/]/.test(m) && launches.some((a) => servedModel(a) !== m && a.command.includes(m));
+  // The path as a whole word: `/models/X` is no part of `/models/X-AWQ`.
+  const typedIn = (command: string, m: string): boolean => new RegExp(`${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`).test(command);
+  const servedAs = (m: string): boolean => /^[~/]/.test(m) && launches.some((a) => servedModel(a) !== m && typedIn(a.command, m));
   const all = [...new Set(launches.map(servedModel).filter((m): m is string => m !== null && !servedAs(m)))];
   const shorter = (m: string): boolean => all.some((other) => other !== m && stem(other) !== stem(m) && sameWeightsShorter(stem(m), stem(other)));
   // One file or folder reached by two paths (`~/models/x.gguf`, `/home/me/models/x.gguf`) is one weights.

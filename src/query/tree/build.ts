@@ -5,7 +5,7 @@ import { modelStem, namesWeightsFormat, sameWeightsShorter } from './approach-na
 import { extractLeads, type Lead } from './leads.js';
 import { findPivots, type NamedTried } from './pivots.js';
 import { clip } from './text.js';
-import { collectTried } from './tried.js';
+import { collectTried, type TriedCandidate } from './tried.js';
 import type { CandidateNode, DecisionTree, TreeInput } from './types.js';
 import { judge, slowJudgements } from './verdicts.js';
 import { looseName } from '../classify/names.js';
@@ -224,6 +224,11 @@ function everyWayFailed(tried: readonly NamedTried[], nodes: CandidateNode[]): v
   });
 }
 
+/** A candidate that serves no model itself: a sidecar of the rules' `service` kind, a candidate only because the user asked for it. */
+function isSidecar(candidate: TriedCandidate): boolean {
+  return frameworkById(candidate.framework)?.kind === 'service';
+}
+
 export function buildTree(input: TreeInput): DecisionTree {
   const goal = findGoal(input.messages);
   const prose = input.messages.filter((m) => m.role === 'assistant').map((m) => `${m.reasoning}\n${m.text}`).join('\n');
@@ -236,7 +241,8 @@ export function buildTree(input: TreeInput): DecisionTree {
   for (const candidate of ordered) {
     // Moving on: another candidate (a sibling approach, or another top-level candidate) started after this one's last step.
     const related = (c: NamedTried): boolean => c === candidate || c.key === candidate.parentKey || c.parentKey === candidate.key;
-    const peers = tried.filter((c) => !related(c) && (c.kind !== 'approach' || c.parentKey === candidate.parentKey || candidate.kind !== 'approach'));
+    // A sidecar the user asked for (a gateway, a chat UI: requested-service.ts) started after the server is no move away from it, nor the reverse.
+    const peers = tried.filter((c) => !related(c) && isSidecar(c) === isSidecar(candidate) && (c.kind !== 'approach' || c.parentKey === candidate.parentKey || candidate.kind !== 'approach'));
     const later = peers.filter((c) => firstSeqOf(c) > Math.max(...candidate.actions.map((a) => a.seq)));
     const movedOnAt = later.length > 0 ? Math.min(...later.map((c) => Math.min(...c.actions.map((a) => a.messageOrdinal)))) : null;
     // A framework's label names this candidate only when no other candidate is of that framework ("MLC LLM" beside Ollama).
@@ -289,6 +295,8 @@ export function buildTree(input: TreeInput): DecisionTree {
     goal: goal?.text ?? null,
     goal_ordinal: goal?.ordinal ?? null,
     candidates,
-    pivots: findPivots(tried, input.messages),
+    // The path turns among the serving stacks, and among the sidecars asked for: going from the server on to its gateway is no turn.
+    pivots: [...findPivots(tried.filter((c) => !isSidecar(c)), input.messages), ...findPivots(tried.filter(isSidecar), input.messages)]
+      .sort((a, b) => a.message_ordinal - b.message_ordinal),
   };
 }

@@ -37,6 +37,8 @@ const ONE_NODE = /\b(?:a |one |single )(?:[\w×.-]+ ){0,2}node\b(?! each)/i;
 const FROM_SOURCE = /\b(?:build(?:ing)?|compil(?:e|ing))\b[^.;]{0,60}?\bfrom source\b|\bsource build\b/i;
 const DESCRIBES_ANOTHER = /-(?:based|style|like|compatible|powered|backed|derived)$/i;
 const VERSION = /^v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\+?$/;
+/** Units a number is measured in: a number before one is a size, a rate or a time, never a version. */
+const UNIT = /^(?:[KMGT]i?B|bytes?|tok(?:en)?s?\/s|t\/s|tokens?|%|ms|s|sec|seconds?|min|minutes?|[MG]B\/s|GHz|W)$/i;
 
 /**
  * An option that says where a server listens or how a file is fetched (`--port 8001`,
@@ -107,7 +109,8 @@ function clauseLeads(clause: string, context: Framework | null, own: Framework |
   const words = clause.replace(/`/g, ' ').split(/\s+/).map(clean).filter(Boolean)
     .flatMap((w) => (w.includes('/') && w.split('/').every((part) => servingFramework(part) !== null) ? w.split('/') : [w]));
   // "llama.cpp-based Ollama", "vLLM-style batching": a stack named as what another is made of or like, not proposed.
-  const mentioned = words.filter((w) => !DESCRIBES_ANOTHER.test(w)).map((w) => ({ word: w, framework: servingFramework(w) })).filter((m) => m.framework !== null);
+  // `tensorrt_llm-a100-bf16-tp8-*` (a glob, cut to `…-tp8-`) names a family of profiles or files, not a stack to try.
+  const mentioned = words.filter((w) => !DESCRIBES_ANOTHER.test(w) && !/[-_]$/.test(w)).map((w) => ({ word: w, framework: servingFramework(w) })).filter((m) => m.framework !== null);
   const framework = mentioned[0]?.framework ?? context;
   // The stack a clause names in words, not inside an option (`OLLAMA_KV_CACHE_TYPE=q8_0` names no other stack).
   const stack = mentioned.find((m) => !/=|^-/.test(m.word))?.framework ?? null;
@@ -139,7 +142,9 @@ function clauseLeads(clause: string, context: Framework | null, own: Framework |
     // A variable of the stack (`OLLAMA_HOST=0.0.0.0:11434`) is an option, read with the backticked ones above.
     if (/^[A-Z][A-Z0-9_]*=|^-/.test(word)) return;
     const next = words[at + 1] ?? '';
-    const version = VERSION.exec(next)?.[1] ?? null;
+    // A number after the name is its version unless it is a measure (`dustynv/ollama:0.6.8-…` 4.1 GB, "Ollama 9.6 tok/s") or the name is tagged already.
+    const measured = UNIT.test(words[at + 2] ?? '') || /:[\w.]*\d/.test(word);
+    const version = measured ? null : (VERSION.exec(next)?.[1] ?? null);
     const backend = backendAfter(words.slice(at + 1, at + 4));
     if (version) found.push({ name: `${f?.label} ${version}`, kind: 'framework', framework: f?.id ?? null, version, generic: false });
     else if (backend) found.push({ name: `${word} ${backend}`, kind: 'framework', framework: f?.id ?? null, version: null, generic: false, descriptive: [backend.split(' ').find((w) => BACKENDS.test(w)) as string] });

@@ -47,6 +47,8 @@ export interface LeadContext {
 const IMAGE_CONTEXT = /\b(?:images?|containers?|tags?|docker|pull(?:ed)?|builds?|built|repo(?:sitory)?|Dockerfile|registry|from[- ]source|NGC|Hub)\b/i;
 const BUILD_CONTEXT = /\b(?:from[- ]source|source build|build(?:ing)? (?:it|from)|Dockerfile|git clone|repo(?:sitory)?)\b/i;
 const PLATFORM = /^(?:linux|arm64|amd64|aarch64|x86_64|x86|sm_\d+a?|cuda|cu\d+|py\d+|v\d+)$/i;
+/** A Kubernetes resource as kubectl names it (`svc/vllm-router-service`, `deploy/vllm`, `pod/sglang-0`): a thing running, not an image. */
+const CLUSTER_RESOURCE = /^(?:svc|services?|deploy|deployments?|po|pods?|sts|statefulsets?|ds|daemonsets?|rs|replicasets?|jobs?|cronjobs?|cm|configmaps?|secrets?|ns|namespaces?|nodes?|no|ing|ingress(?:es)?|pvc|pv|hpa|sa|serviceaccounts?|endpoints?|ep|isvc|inferenceservices?|runtimeclass(?:es)?|crd)$/i;
 const FILE_EXTENSION = /\.(?:py|json|ya?ml|log|sh|md|txt|toml|cfg|conf|service|safetensors|gguf|bin)$/i;
 const TOKEN = /`[^`\n]+`|[^\s`]+/g;
 
@@ -89,6 +91,7 @@ function imageLead(raw: string, sentence: string, context: LeadContext, proposin
   if (!ref) return null;
   const segments = ref.path.split('/');
   if (segments.some((s) => PLATFORM.test(s)) || segments.every((s) => /^\d+$/.test(s))) return null;
+  if (!ref.registry && segments.length === 2 && CLUSTER_RESOURCE.test(segments[0] ?? '')) return null;
   if (/^(?:\d+\.){3}\d+$|^localhost$/.test(segments[0] ?? '') || (ref.tag && /^\d+$/.test(ref.tag) && !ref.path.includes('/'))) return null;
   if (ref.tag && !/\d/.test(ref.tag) && !TAG_WORDS.test(ref.tag)) return null;
   const framework = frameworkIn(token);

@@ -3,6 +3,7 @@ import { addApproaches } from './approaches.js';
 import type { UserAsk } from './user-asks.js';
 import { hostCandidateName, sourceBuildName } from './naming.js';
 import type { CandidateKind, TreeAction } from './types.js';
+import { requestedService } from './requested-service.js';
 import { servedAsUnknownStack } from './unknown-stack.js';
 import { looseName } from '../classify/names.js';
 
@@ -327,8 +328,9 @@ export function collectTried(actions: readonly TreeAction[], prose = '', slowAt:
   let looking: TreeAction[] | null = null;
   const tried = [...collector.byKey.values()]
     // A candidate only looked up (an inspect that showed nothing) was never tried; a tool image is no candidate,
-    // but an image or package of no known framework that was run as a model server is (unknown-stack.ts).
-    .filter((c) => c.actions.length > 0 && !onlyListed(c) && (isServingStack(c.framework) || servedAsUnknownStack(c)))
+    // but an image or package of no known framework that was run as a model server is (unknown-stack.ts), and so is a
+    // sidecar the user asked for (requested-service.ts).
+    .filter((c) => c.actions.length > 0 && !onlyListed(c) && (isServingStack(c.framework) || servedAsUnknownStack(c) || requestedService(c, asks)))
     .map((c) => (c.name === '' ? { ...c, name: hostCandidateName(c, (looking ??= unowned(actions, collector.byKey.values()))) } : c))
     // A checkout built on a second host joins its candidate after that candidate's later steps: in the order they ran.
     .map((c) => ({ ...c, actions: [...c.actions].sort((a, b) => a.seq - b.seq) }));

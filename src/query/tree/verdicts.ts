@@ -46,10 +46,26 @@ function brokenNotUnreached(hit: SignatureHit): boolean {
   return signatureNamed(hit.name)?.decides.some((kind) => kind !== 'health') ?? false;
 }
 
+/** The path a health check asked (`/v1/chat/completions` of `localhost:8080/v1/chat/completions`), '' for none. */
+function endpointPath(action: TreeAction): string {
+  const subject = (action.subject ?? '').replace(/^[a-z]+:\/\//i, '');
+  const at = subject.indexOf('/');
+  return at < 0 ? '' : subject.slice(at).replace(/[?#].*$/, '').replace(/\/+$/, '');
+}
+
+/** Whether a healthy check answers what a failed one was refused: the same endpoint, or any after a relaunch. */
+function answersAfter(failure: TreeAction, check: TreeAction, actions: readonly TreeAction[]): boolean {
+  if (check.seq <= failure.seq || !isHealthy(check)) return false;
+  return failure.kind !== 'health' || endpointPath(check) === endpointPath(failure) || actions.some((s) => s.kind === 'serve' && s.seq > failure.seq && s.seq < check.seq);
+}
+
 /** A failure later put right by the same kind of step succeeding on the same candidate. */
 function recovered(failure: TreeAction, actions: readonly TreeAction[]): boolean {
   // A failure read in a log is put right only by the service answering; a later look that shows nothing is no recovery.
   if (failure.kind === 'inspect') return actions.some((a) => a.seq > failure.seq && isHealthy(a));
+  // A server that answered but refused the endpoint asked of it (the chat endpoint of a model with no chat template) is put
+  // right by that endpoint answering later, or by a relaunch that then answers; not by another path answering (`/health`, a raw `/generate`).
+  if (failure.kind === 'health') return actions.some((a) => answersAfter(failure, a, actions));
   return actions.some((a) => a.seq > failure.seq && (a.kind === failure.kind || (failure.kind === 'pull' && a.kind !== 'health')) && (a.outcome === 'ok' || a.outcome === 'positive'));
 }
 
@@ -102,7 +118,8 @@ function statedRejection(messages: readonly TreeMessage[], names: readonly strin
   return null;
 }
 
-const SLOW_CUE = /\b(?:too slow(?:ly)?|unusabl[ey] slow|(?:much|far|way|well|an order of magnitude) (?:slower|below)|too low)\b/i;
+/** Words that judge a speed too low ("far below", "falls short of 25 tok/s", "none reaches 25 tok/s"): with a rate, or "slow", in the sentence. */
+const SLOW_CUE = /\b(?:too slow(?:ly)?|unusabl[ey] slow|(?:much|far|way|well|an order of magnitude) (?:slower|below)|too low|falls? short|fell short|(?:still|well|far) short|(?:none|nothing|neither) (?:of (?:them|these|the \w+) )?(?:reach(?:es)?|hits?|meets?|gets? to) |(?:doesn't|does not|don't|do not|didn't|did not|can't|cannot|never) (?:\w+ )?(?:reach|hit|meet|get to)\b)/i;
 /** A summary's list of what was dropped ("Rejected: the wide draft (too slow)"): it judges what it names. */
 const LISTS_REJECTED = /\b(?:rejected|dropped|discarded|ruled out)\b/i;
 /** Slowness told of something not tried ("reportedly much slower"). */
@@ -216,7 +233,7 @@ export function judge(candidate: TriedCandidate, names: readonly string[], messa
   // Whether it served too slowly: read once, and only for a verdict no failure decided.
   let slowRead: ReturnType<typeof tooSlow> | undefined;
   const slowness = (): ReturnType<typeof tooSlow> => (slowRead === undefined ? (slowRead = tooSlow(actions, messages, movedOnAt, names, others)) : slowRead);
-  if (lastHealthy && (!lastNegative || lastHealthy.seq > lastNegative.seq)) {
+  if (lastHealthy && (!lastNegative || healthy.some((a) => answersAfter(lastNegative, a, actions)))) {
     verdict = 'accepted';
     for (const action of healthy) decisiveCalls.add(action.callId);
     // An OpenAI-compatible server answers a model list or a completion only with HTTP 200: say so when no status code was printed.
